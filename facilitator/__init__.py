@@ -1,0 +1,1 @@
+"""The facilitator: runs the classroom team game "la partida"."""

@@ -1,0 +1,30 @@
+"""Questions as the rules engine sees them (RULES.md section 1 and R-Q1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The question types of the game, in the order the interface lists them.
+QUESTION_TYPES: tuple[str, ...] = ("vf", "quien", "abierta")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question of a bank: author (or thematic unit), type, text, expected answer.
+
+    Only the GM ever sees ``answer`` and ``notes`` (R-V1).
+    """
+
+    id: str
+    author: str
+    type: str
+    text: str
+    answer: str
+    notes: str = ""
+
+    def to_dict(self) -> dict:
+        """The question as it is written in a ``partida/1`` record."""
+        data = {"id": self.id, "author": self.author, "type": self.type,
+                "text": self.text, "answer": self.answer}
+        if self.notes:
+            data["notes"] = self.notes
+        return data

@@ -1,0 +1,46 @@
+"""Scores and ranking (R-P1, R-P2, R-P4)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .numbers import plain
+from .settings import Points
+from .state import GameState, TeamState
+
+
+def score(team: TeamState, points: Points) -> Fraction:
+    """R-P2: cards, consolations, bonuses and pifies at their values, plus adjustments."""
+    return (len(team.cards) * points.card + team.consolations * points.consolation
+            + team.bonuses * points.risky_bonus + team.pifies * points.pifie
+            + sum((p for p, _ in team.adjustments), Fraction(0)))
+
+
+def ranking_key(team: TeamState, points: Points) -> tuple:
+    """R-P4: higher score, then more cards, then fewer pifies."""
+    return (-score(team, points), -len(team.cards), team.pifies)
+
+
+def standings(state: GameState) -> list[dict]:
+    """The standings, best first, with what is behind each score (RULES.md section 11).
+
+    Teams still equal after R-P4 share a rank, the next rank skips, and tied
+    teams are listed by team number.
+    """
+    points = state.settings.points
+    ordered = sorted(state.teams, key=lambda t: (ranking_key(t, points), t.number))
+    rows, previous, rank = [], None, 0
+    for place, team in enumerate(ordered, start=1):
+        key = ranking_key(team, points)
+        if key != previous:
+            rank, previous = place, key
+        authors = [c for c in team.cards if c.startswith("author:")]
+        rows.append({
+            "team": team.number, "name": team.name, "rank": rank,
+            "score": plain(score(team, points)),
+            "cards": len(team.cards), "author_cards": len(authors),
+            "type_cards": len(team.cards) - len(authors), "card_list": list(team.cards),
+            "pifies": team.pifies, "consolations": team.consolations, "bonuses": team.bonuses,
+            "adjustments": plain(sum((p for p, _ in team.adjustments), Fraction(0))),
+            "special": dict(team.special),
+        })
+    return rows

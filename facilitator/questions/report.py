@@ -1,0 +1,79 @@
+"""What reading a question bank produced: the questions, and what went wrong.
+
+Every reader (CSV, GIFT, Moodle XML) returns a :class:`BankReport`, so the
+``check`` command, the database import and the web upload all show problems
+the same way: ``file:line: what is wrong``, in words a teacher understands.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from facilitator.engine.questions import Question
+
+#: ``ImportIssue.kind`` for a malformed entry: the file must be fixed.
+ERROR = "error"
+#: ``ImportIssue.kind`` for a well-formed question the game cannot use
+#: (a multiple-choice question, an essay without expected answer...).
+UNUSABLE = "unusable"
+
+
+@dataclass(frozen=True)
+class ImportIssue:
+    """One problem found in a bank: a malformed entry or an unusable question.
+
+    ``line`` is the physical line of the file where the entry starts (1-based),
+    or ``None`` when the problem concerns the whole file.
+    """
+
+    file: str
+    line: int | None
+    message: str
+    kind: str = ERROR
+
+    def __str__(self) -> str:
+        """``banco.csv:40: type "vff" is not one of vf, quien, abierta``."""
+        if self.line is None:
+            return f"{self.file}: {self.message}"
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+@dataclass
+class BankReport:
+    """The result of reading one bank file.
+
+    ``questions`` holds the usable questions, in file order. When the file has
+    errors it is empty, unless the bank was read with ``skip_errors=True``:
+    a half-read bank is never used by accident. ``unusable`` questions never
+    block a bank; they are reported so that nothing is dropped silently.
+    ``notes`` are facts worth telling the teacher that are not problems (the
+    file was read as Windows-1252, a column was ignored...). ``lines`` maps
+    each question id to the line where the question starts.
+    """
+
+    file: str
+    format: str
+    questions: list[Question] = field(default_factory=list)
+    errors: list[ImportIssue] = field(default_factory=list)
+    unusable: list[ImportIssue] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    lines: dict[str, int] = field(default_factory=dict)
+    encoding: str = "utf-8"
+
+    @property
+    def ok(self) -> bool:
+        """True when the file has no errors (unusable questions are not errors)."""
+        return not self.errors
+
+    def add(self, question: Question, line: int | None) -> None:
+        """Record a question read at ``line``."""
+        self.questions.append(question)
+        if line is not None:
+            self.lines[question.id] = line
+
+    def error(self, line: int | None, message: str) -> None:
+        """Record a malformed entry at ``line``."""
+        self.errors.append(ImportIssue(self.file, line, message, ERROR))
+
+    def cannot_use(self, line: int | None, message: str) -> None:
+        """Record a well-formed question at ``line`` that the game cannot use."""
+        self.unusable.append(ImportIssue(self.file, line, message, UNUSABLE))
