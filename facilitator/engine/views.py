@@ -1,0 +1,91 @@
+"""A view per audience (RULES.md section 10), like boardgame.io's ``playerView``.
+
+``gm_view`` sees everything; ``team_view`` adds to the public view only what
+that team may see (its own sealed written answer, R-U6/R-V2); ``public_view``
+is what the projector and every other device get. The expected answer is in
+the GM's view alone (R-V1), and a sealed answer is in no other view, not even
+hidden in a field, until the oral verdict reveals it.
+"""
+from __future__ import annotations
+
+from .order import hosts_of_round
+from .scoring import standings
+from .state import GameState, Turn
+
+
+def _question_public(state: GameState, turn: Turn) -> dict | None:
+    if turn.question is None:
+        return None
+    q = state.questions[turn.question]
+    return {"id": q.id, "author": q.author, "type": q.type, "text": q.text}
+
+
+def _turn_public(state: GameState) -> dict:
+    turn = state.turn
+    revealed = turn.verdict is not None          # R-V2: the verdict reveals the anticipation
+    return {
+        "number": turn.number, "round": turn.round, "host": turn.host,
+        "mode": turn.mode, "target": turn.target, "first_target": turn.first_target,
+        "primary": turn.primary, "secondary": turn.secondary,
+        "desvio_by": turn.desvio_by, "seguro_by": turn.seguro_by,
+        "elijo_by": turn.elijo_by, "chooser": turn.chooser,
+        "author": turn.author, "type": turn.type,
+        "question": _question_public(state, turn),
+        "has_written": turn.has_anticipation,
+        "written": turn.written if revealed else None,
+        "locked": turn.locked, "extra_seconds": turn.extra_seconds,
+        "verdict": turn.verdict, "primary_pick": turn.primary_pick,
+        "written_correct": turn.written_correct, "argument": turn.argument,
+        "secondary_pick": turn.secondary_pick,
+        "spokespersons": {str(k): v for k, v in turn.spokespersons.items()},
+        "representatives": {str(k): v for k, v in turn.representatives.items()},
+        "awards": [[t, what] for t, what in turn.awards],
+    }
+
+
+def public_view(state: GameState) -> dict:
+    """What the projector and every device may see (R-V3, R-V4)."""
+    settings = state.settings
+    scores = {row["team"]: row for row in standings(state)}
+    return {
+        "over": state.over, "ended_early": state.ended_early,
+        "rounds": settings.rounds, "round": state.turn.round,
+        "round_modes": list(settings.modes_of(state.turn.round)),
+        "individual": settings.is_individual(state.turn.round),
+        "deliberation_seconds": settings.seconds_for(state.turn.round),
+        "order": list(hosts_of_round(state.turn.round, settings.team_count)),
+        "position": state.turn.position,
+        "turn": _turn_public(state),
+        "teams": [{
+            "team": t.number, "name": t.name, "members": t.members,
+            "cards": list(t.cards), "pifies": t.pifies, "consolations": t.consolations,
+            "bonuses": t.bonuses, "special": dict(t.special), "markers": sorted(t.markers),
+            "score": scores[t.number]["score"], "rank": scores[t.number]["rank"],
+        } for t in state.teams],
+        "standings": list(scores.values()) if state.over else None,
+        "bank": dict(state.bank), "discard": dict(state.discard),
+        "history": [dict(h) for h in state.history],
+        "adjustments": [dict(a) for a in state.adjust_log],
+    }
+
+
+def team_view(state: GameState, team: int) -> dict:
+    """What team ``team``'s devices may see: the public view plus its own sealed answer."""
+    view = public_view(state)
+    turn = state.turn
+    view["me"] = team
+    if turn.secondary == team and view["turn"]["written"] is None:
+        view["turn"]["written"] = turn.written   # R-U6: its own team sees it
+    return view
+
+
+def gm_view(state: GameState) -> dict:
+    """Everything, for the GM console: the expected answer and the sealed answer included."""
+    view = public_view(state)
+    turn = state.turn
+    view["turn"]["written"] = turn.written
+    if turn.question is not None:
+        q = state.questions[turn.question]
+        view["turn"]["question"].update(answer=q.answer, notes=q.notes)
+    view["standings"] = standings(state)
+    return view
