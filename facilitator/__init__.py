@@ -1,1 +1,49 @@
-"""The facilitator: runs the classroom team game "la partida"."""
+"""The facilitator: runs the classroom team game "la partida".
+
+``create_app`` builds the Flask app: configuration, the database, Socket.IO
+(with an explicit async mode) and the blueprints of the pages.
+"""
+from __future__ import annotations
+
+import os
+
+
+def create_app(test_config: dict | None = None):
+    """Build the Flask app; ``test_config`` overrides the configuration (tests)."""
+    # Flask is imported here, not at the top, so that ``facilitator serve`` can
+    # let gevent patch the standard library before Flask is first imported.
+    from flask import Flask
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=os.path.join(root, "templates"),
+                static_folder=os.path.join(root, "static"),
+                instance_path=os.environ.get("FACILITATOR_INSTANCE")
+                or os.path.join(root, "instance"))
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from .config import default_config
+    app.config.update(default_config(app.instance_path))
+    if test_config:
+        app.config.update(test_config)
+    app.config["NODE_MODULES"] = os.path.join(root, "node_modules")
+
+    from .extensions import database, presence, socketio, store
+    from .live.handlers import register
+    from .live.service import LiveGames
+    from .store.banks import ensure_sample_bank
+
+    database.init_app(app)
+    ensure_sample_bank(database, app.config["SAMPLE_BANK"])
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
+                      message_queue=app.config["MESSAGE_QUEUE"],
+                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20,
+                      cors_allowed_origins=None)
+    app.extensions["facilitator_live"] = LiveGames(store, socketio, presence)
+    if not getattr(socketio, "_facilitator_handlers", False):
+        register(socketio)
+        socketio._facilitator_handlers = True
+
+    from .web import register_blueprints
+    register_blueprints(app)
+    return app

@@ -76,10 +76,12 @@ class _Block:
 
     @property
     def start(self) -> int:
+        """The line where the block's first non-comment line is."""
         return self.lines[0][0]
 
     @property
     def text(self) -> str:
+        """The block's lines joined; Moodle trims every line before joining them."""
         # Moodle trims every line before joining them.
         return "\n".join(line.strip() for _, line in self.lines).strip()
 
@@ -154,12 +156,12 @@ def _read_question(block: _Block, category: str | None,
     if start < 0 and finish < 0:
         report.cannot_use(line, rules.unused_kind_message("description"))
         return None
+    if finish < 0:
+        report.error(line, 'the answers opened with "{" are not closed with "}"')
+        return None
     if start < 0 or finish < start:
         report.error(line, 'a "}" without the "{" that opens the answers '
                            '(write \\} for a brace in the text)')
-        return None
-    if finish < 0:
-        report.error(line, 'the answers opened with "{" are not closed with "}"')
         return None
     if "{" in text[finish + 1:] or "}" in text[finish + 1:]:
         report.error(line, 'more than one answer block {...}; a question has only one '

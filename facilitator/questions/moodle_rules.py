@@ -42,6 +42,7 @@ UNUSED_KINDS: dict[str, str] = {
 }
 
 NO_AUTHOR = "no author: put the question under a $CATEGORY whose last part names the author"
+NO_AUTHOR_XML = "no author: put the question in a category whose last part names the author"
 ESSAY_WITHOUT_ANSWER = ("essay question has no expected answer "
                         "(add it as general feedback after ####)")
 

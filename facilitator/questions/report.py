@@ -58,6 +58,9 @@ class BankReport:
     notes: list[str] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
     encoding: str = "utf-8"
+    # The line of each entry of ``questions``, in step with it: ``lines`` can
+    # not tell apart two questions that share an id.
+    _question_lines: list[int | None] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -67,8 +70,22 @@ class BankReport:
     def add(self, question: Question, line: int | None) -> None:
         """Record a question read at ``line``."""
         self.questions.append(question)
+        self._question_lines.append(line)
         if line is not None:
-            self.lines[question.id] = line
+            self.lines.setdefault(question.id, line)
+
+    def located(self) -> list[tuple[Question, int | None]]:
+        """Each question with the line where it starts."""
+        return list(zip(self.questions, self._question_lines))
+
+    def keep(self, located: list[tuple[Question, int | None]]) -> None:
+        """Replace the questions by ``located`` (question, line) pairs."""
+        self.questions = [question for question, _ in located]
+        self._question_lines = [line for _, line in located]
+        self.lines = {}
+        for question, line in located:
+            if line is not None:
+                self.lines.setdefault(question.id, line)
 
     def error(self, line: int | None, message: str) -> None:
         """Record a malformed entry at ``line``."""

@@ -1,0 +1,39 @@
+"""Configuration: defaults, the environment, and the instance folder."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """The signing key of sessions and device tokens, made once per instance folder.
+
+    Kept in a file so that a restarted server still recognises the GM's session
+    and every team's device: nobody has to join again.
+    """
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(48))
+    return path.read_text().strip()
+
+
+def default_config(instance_path: str) -> dict:
+    """Settings read from the environment, with a SQLite file in the instance folder by default."""
+    database = os.environ.get("FACILITATOR_DATABASE_URL") or (
+        "sqlite:///" + str(Path(instance_path) / "facilitator.db"))
+    return {
+        "DATABASE_URL": database,
+        "MESSAGE_QUEUE": os.environ.get("FACILITATOR_MESSAGE_QUEUE") or None,
+        "SECRET_KEY": os.environ.get("FACILITATOR_SECRET_KEY") or instance_secret_key(instance_path),
+        "ASYNC_MODE": os.environ.get("FACILITATOR_ASYNC_MODE", "gevent"),
+        "GM_PASSWORD": os.environ.get("FACILITATOR_GM_PASSWORD") or None,
+        "SAMPLE_BANK": str(Path(__file__).resolve().parent.parent / "questions" / "filosofia.csv"),
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        "JOIN_ATTEMPTS_PER_MINUTE": 20,
+    }

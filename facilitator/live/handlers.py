@@ -1,0 +1,149 @@
+"""Socket.IO handlers: parse, authorise, call the live service, answer. Nothing else.
+
+Each handler answers through the acknowledgement: ``{"ok": true, ...}`` or
+``{"ok": false, "error": RULE, "message": TEXT}``. A malformed payload gets
+the ``format`` error and changes nothing.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import current_app, request, session
+from flask_socketio import ConnectionRefusedError, emit, join_room
+
+from ..engine import Refusal
+from . import rooms
+from .audience import GM, PROJECTOR, TEAM, Audience, read_device_token
+from .timers import OPS
+
+log = logging.getLogger(__name__)
+
+
+def _refusal(error: str, message: str) -> dict:
+    return {"ok": False, "error": error, "message": message}
+
+
+def _authenticate(auth: object) -> Audience:
+    live = current_app.extensions["facilitator_live"]
+    store = live.store
+    if not isinstance(auth, dict):
+        auth = {}
+    role = auth.get("role")
+    if role == GM:
+        game_id = auth.get("game")
+        if not session.get("gm"):
+            raise ConnectionRefusedError("auth: log in to the GM console first")
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or store.row(game_id) is None:
+            raise ConnectionRefusedError("auth: no such game")
+        return Audience(GM, game_id)
+    if role == TEAM:
+        token = auth.get("token") or request.cookies.get("team_token")
+        audience = read_device_token(current_app.config["SECRET_KEY"], token)
+        if audience is None or store.row(audience.game_id) is None:
+            raise ConnectionRefusedError("auth: this device has no valid team token; "
+                                         "join again with the team's code")
+        return audience
+    if role == PROJECTOR:
+        watch = auth.get("watch")
+        row = store.find_watch_code(watch) if isinstance(watch, str) and len(watch) < 40 else None
+        if row is None:
+            raise ConnectionRefusedError("auth: unknown projector code")
+        return Audience(PROJECTOR, row.id)
+    raise ConnectionRefusedError("auth: say who you are: role gm, team or projector")
+
+
+def register(socketio) -> None:
+    """Attach the handlers to ``socketio``."""
+
+    def live():
+        return current_app.extensions["facilitator_live"]
+
+    def audience_or_none() -> Audience | None:
+        return live().presence.get(request.sid)
+
+    def guarded(handler):
+        """Answer refusals and unexpected errors with an error acknowledgement."""
+        def wrapper(*args):
+            audience = audience_or_none()
+            if audience is None:
+                return _refusal("auth", "this connection has not authenticated")
+            payload = args[0] if args else None
+            try:
+                return handler(audience, payload)
+            except Refusal as refusal:
+                return _refusal(refusal.rule, refusal.message)
+            except Exception:   # never let one bad event take the connection down
+                log.exception("handler %s failed", handler.__name__)
+                return _refusal("server", "the server could not do this; nothing changed")
+        wrapper.__name__ = handler.__name__
+        return wrapper
+
+    @socketio.on("connect")
+    def on_connect(auth=None):
+        audience = _authenticate(auth)
+        live().presence.add(request.sid, audience)
+        if audience.role == GM:
+            join_room(rooms.gm_room(audience.game_id))
+        elif audience.role == TEAM:
+            join_room(rooms.team_room(audience.game_id, audience.team))
+        else:
+            join_room(rooms.public_room(audience.game_id))
+        emit("state", live().snapshot_for(audience), to=request.sid)
+        if audience.role == TEAM:
+            live().broadcast_devices(audience.game_id)
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_args):
+        audience = live().presence.remove(request.sid)
+        if audience is not None and audience.role == TEAM:
+            live().broadcast_devices(audience.game_id)
+
+    @socketio.on("act")
+    @guarded
+    def on_act(audience: Audience, payload):
+        if not isinstance(payload, dict) or not isinstance(payload.get("action"), dict):
+            return _refusal("format", 'send {"id": "...", "action": {"do": ...}}')
+        client_id = payload.get("id")
+        if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+            return _refusal("format", "the action id must be text of 1 to 64 characters")
+        return live().act(audience, payload["action"], client_id)
+
+    @socketio.on("timer")
+    @guarded
+    def on_timer(audience: Audience, payload):
+        if not isinstance(payload, dict) or payload.get("op") not in OPS:
+            return _refusal("format", f"send {{\"op\": one of {', '.join(OPS)}}}")
+        seconds = payload.get("seconds", 30)
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= 3600:
+            return _refusal("format", "seconds must be a whole number from 1 to 3600")
+        return live().timer(audience, payload["op"], seconds)
+
+    @socketio.on("request_exchange")
+    @guarded
+    def on_request_exchange(audience: Audience, payload):
+        if not isinstance(payload, dict):
+            return _refusal("format", 'send {"give": [...], "take": "desvio"}')
+        return live().request_exchange(audience, payload.get("give"), payload.get("take"))
+
+    @socketio.on("dismiss_exchange")
+    @guarded
+    def on_dismiss_exchange(audience: Audience, payload):
+        if not isinstance(payload, dict) or not isinstance(payload.get("team"), int):
+            return _refusal("format", 'send {"team": N}')
+        return live().dismiss_exchange(audience, payload["team"])
+
+    @socketio.on("sync")
+    @guarded
+    def on_sync(audience: Audience, payload):
+        known = payload.get("seq") if isinstance(payload, dict) else None
+        message = live().snapshot_for(audience)
+        if message is None:
+            return _refusal("format", "this game no longer exists")
+        if not isinstance(known, int) or message["seq"] != known:
+            emit("state", message, to=request.sid)
+        return {"ok": True, "seq": message["seq"]}
+
+    @socketio.on_error_default
+    def on_error(error):   # pragma: no cover - the guard catches handler errors
+        log.exception("socket error: %s", error)
+        return _refusal("server", "the server could not do this; nothing changed")

@@ -1,0 +1,17 @@
+"""Room names, in one place: who receives what (docs/protocol.md, "Rooms")."""
+from __future__ import annotations
+
+
+def gm_room(game_id: int) -> str:
+    """The GM consoles of a game: they receive the GM view."""
+    return f"game:{game_id}:gm"
+
+
+def team_room(game_id: int, team: int) -> str:
+    """The devices of one team: they receive that team's view."""
+    return f"game:{game_id}:team:{team}"
+
+
+def public_room(game_id: int) -> str:
+    """The projectors of a game: they receive the public view."""
+    return f"game:{game_id}:public"

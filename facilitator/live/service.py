@@ -1,0 +1,172 @@
+"""Live operations: every change of a game, from any device, takes this one path.
+
+parse → authorise → engine (inside the store's transaction) → commit →
+broadcast each audience its view. Nothing is broadcast that is not committed.
+"""
+from __future__ import annotations
+
+import time
+
+from ..engine import ACTION_TYPES, Refusal
+from ..engine.actions import Exchange, parse_action
+from ..store.games import Change, GameStore
+from . import rooms, timers
+from .audience import GM, PROJECTOR, TEAM, Audience
+from .presence import Presence
+from .snapshots import snapshot
+
+#: Actions a team device may send for itself; the rest are the GM's (R-G4).
+TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
+
+
+class LiveGames:
+    """The live side of the games of this process: acting, timing, broadcasting."""
+
+    def __init__(self, store: GameStore, socketio, presence: Presence):
+        self.store = store
+        self.socketio = socketio
+        self.presence = presence
+
+    # -- authorisation -------------------------------------------------------------
+
+    def authorise(self, audience: Audience, action: dict, change: Change) -> None:
+        """R-G4: the GM may do anything; a team device only its own team's part."""
+        if audience.role == GM:
+            return
+        if audience.role != TEAM:
+            raise Refusal("R-G4", "the projector only watches")
+        parsed = parse_action(action)
+        own = audience.team
+        if parsed.do not in TEAM_ACTIONS:
+            raise Refusal("R-G4", f"only the GM can do '{parsed.do}'")
+        team_field = getattr(parsed, "team", None)
+        if team_field is not None and team_field != own:
+            raise Refusal("R-G4", f"this device belongs to team {own}: it cannot act for "
+                                  f"team {team_field}")
+        turn = change.game.state.turn
+        if parsed.do == "declare" and turn.host != own:
+            raise Refusal("R-G4", f"only the host, team {turn.host}, declares this turn")
+        if parsed.do == "choose" and turn.chooser != own:
+            raise Refusal("R-G4", f"team {turn.chooser} chooses the author and type this turn")
+
+    # -- operations ------------------------------------------------------------------
+
+    def act(self, audience: Audience, action: object, client_id: str | None) -> dict:
+        """Apply ``action`` sent by ``audience``; returns the acknowledgement."""
+        def change(c: Change) -> None:
+            self.authorise(audience, action, c)
+            c.play(action, client_id)
+            self._after_actions(c)
+        result = self.store.transact(audience.game_id, audience.sent_by, change)
+        if result.duplicate_of is not None:
+            return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
+        self.broadcast(audience.game_id)
+        return {"ok": True, "seq": result.game.seq}
+
+    def _after_actions(self, c: Change) -> None:
+        # A timer belongs to one deliberation; a change of step ends it.
+        timer = timers.current(c.row.timer or {}, c.game)
+        c.row.timer = timer
+        c.row.timer_deadline = timers.deadline_of(timer)
+        if c.played and isinstance(c.game.last_action(), Exchange):
+            team = c.game.last_action().team
+            c.row.exchange_requests = [r for r in c.row.exchange_requests or []
+                                       if r.get("team") != team]
+
+    def timer(self, audience: Audience, op: str, seconds: int) -> dict:
+        """A GM timer operation (R-G2); may reopen the writing (R-U5)."""
+        if audience.role != GM:
+            raise Refusal("R-G4", "only the GM controls the timer")
+
+        def change(c: Change) -> None:
+            if not timers.deliberating(c.game):
+                raise Refusal("R-U10", "the timer runs only while the teams deliberate")
+            timer, reopen = timers.operate(c.row.timer or {}, c.game, op, time.time(), seconds)
+            if reopen:
+                c.play({"do": "more_time", "seconds": max(1, int(seconds if op == "extend"
+                                                                 else timer["seconds"]))})
+            c.row.timer = timer
+            c.row.timer_deadline = timers.deadline_of(timer)
+        self.store.transact(audience.game_id, audience.sent_by, change)
+        self.broadcast(audience.game_id)
+        return {"ok": True}
+
+    def time_up(self, game_id: int) -> bool:
+        """The deadline passed: lock the written answer (R-U5). True if anything changed."""
+        now = time.time()
+
+        def change(c: Change) -> None:
+            deadline = timers.deadline_of(c.row.timer or {})
+            if deadline is None or deadline > now:
+                return
+            if timers.deliberating(c.game) and not c.game.state.turn.locked:
+                c.play({"do": "time_up"})
+            c.row.timer = {**c.row.timer, "state": timers.IDLE, "deadline": None}
+            c.row.timer_deadline = None
+        try:
+            result = self.store.transact(game_id, "timer", change)
+        except Refusal:
+            return False
+        self.broadcast(game_id)
+        return bool(result.played)
+
+    def request_exchange(self, audience: Audience, give: object, take: object) -> dict:
+        """A team asks the GM for an exchange (R-K6); checked now, confirmed by the GM."""
+        if audience.role != TEAM:
+            raise Refusal("R-G4", "exchange requests come from a team's device")
+        action = {"do": "exchange", "team": audience.team, "give": give, "take": take}
+
+        def change(c: Change) -> None:
+            c.game.check(action)
+            requests = [r for r in c.row.exchange_requests or [] if r.get("team") != audience.team]
+            requests.append({"team": audience.team, "give": list(give), "take": take})
+            c.row.exchange_requests = requests
+        self.store.transact(audience.game_id, audience.sent_by, change)
+        self.broadcast(audience.game_id)
+        return {"ok": True}
+
+    def dismiss_exchange(self, audience: Audience, team: object) -> dict:
+        """The GM drops a team's exchange request."""
+        if audience.role != GM:
+            raise Refusal("R-G4", "only the GM dismisses exchange requests")
+
+        def change(c: Change) -> None:
+            c.row.exchange_requests = [r for r in c.row.exchange_requests or []
+                                       if r.get("team") != team]
+        self.store.transact(audience.game_id, audience.sent_by, change)
+        self.broadcast(audience.game_id)
+        return {"ok": True}
+
+    # -- what screens receive ----------------------------------------------------------
+
+    def snapshot_for(self, audience: Audience) -> dict | None:
+        """The current ``state`` message for one audience."""
+        loaded = self.store.load(audience.game_id)
+        if loaded is None:
+            return None
+        game, row = loaded
+        devices = self.presence.devices(audience.game_id) if audience.role == GM else None
+        return snapshot(game, row, audience, devices)
+
+    def broadcast(self, game_id: int) -> None:
+        """Send every audience of ``game_id`` its own view of the committed state."""
+        loaded = self.store.load(game_id)
+        if loaded is None:
+            return
+        game, row = loaded
+        now = time.time()
+        emit = self.socketio.emit
+        emit("state", snapshot(game, row, Audience(GM, game_id),
+                               self.presence.devices(game_id), now), to=rooms.gm_room(game_id))
+        for team in range(1, game.settings.team_count + 1):
+            emit("state", snapshot(game, row, Audience(TEAM, game_id, team), now=now),
+                 to=rooms.team_room(game_id, team))
+        emit("state", snapshot(game, row, Audience(PROJECTOR, game_id), now=now),
+             to=rooms.public_room(game_id))
+
+    def broadcast_devices(self, game_id: int) -> None:
+        """Tell the GM consoles which teams have devices connected."""
+        message = self.snapshot_for(Audience(GM, game_id))
+        if message is not None:
+            self.socketio.emit("state", message, to=rooms.gm_room(game_id))
+

@@ -1,0 +1,55 @@
+"""The ``state`` message each audience receives (docs/protocol.md).
+
+The engine's views decide what each audience may see; this adds what only
+the live game has: the timer, connected devices, exchange requests, and the
+actions the audience may take now.
+"""
+from __future__ import annotations
+
+import time
+
+from ..engine import Game
+from ..engine.resolution import QUESTION, next_step
+from ..engine.views import gm_view, public_view, team_view
+from . import timers
+from .audience import GM, TEAM, Audience
+
+
+def _candidates(game: Game) -> list[dict]:
+    """For the GM at step 5: the unused questions of the chosen author and type."""
+    turn = game.state.turn
+    if game.state.over or next_step(turn).name != QUESTION:
+        return []
+    return [{"id": q.id, "text": q.text, "answer": q.answer, "notes": q.notes}
+            for q in game.questions.values()
+            if q.author == turn.author and q.type == turn.type and q.id not in game.state.used]
+
+
+def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
+             now: float | None = None) -> dict:
+    """The full ``state`` message for ``audience``."""
+    now = time.time() if now is None else now
+    state = game.state
+    legal = game.legal_actions()
+    requests = list(row.exchange_requests or [])
+    if audience.role == GM:
+        view = gm_view(state)
+        legal_out = [entry.to_dict() for entry in legal]
+    elif audience.role == TEAM:
+        view = team_view(state, audience.team)
+        legal_out = [entry.to_dict() for entry in legal if audience.team in entry.teams]
+        requests = [r for r in requests if r.get("team") == audience.team]
+    else:
+        view = public_view(state)
+        legal_out, requests = [], []
+    message = {
+        "game": row.id, "name": row.name, "seq": game.seq, "role": audience.role,
+        "team": audience.team, "now": int(now * 1000), "view": view, "legal": legal_out,
+        "timer": timers.public(row.timer or {}, game, now), "exchange_requests": requests,
+        "can_undo": game.can_undo if audience.role == GM else None,
+        "can_redo": game.can_redo if audience.role == GM else None,
+    }
+    if audience.role == GM:
+        message["devices"] = devices or {}
+        message["candidates"] = _candidates(game)
+    return message

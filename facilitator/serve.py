@@ -1,0 +1,68 @@
+"""Running the server: gevent's WSGI server, the timer watcher, and the addresses to share."""
+from __future__ import annotations
+
+import socket
+
+import click
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, if it has one (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))      # UDP connect only picks a route
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def serve(host: str, port: int) -> None:
+    """Serve the app on ``host``:``port`` until interrupted."""
+    from gevent import pywsgi
+
+    from . import create_app
+    from .extensions import database, socketio
+    from .live.watcher import watch
+    from .store.credentials import new_console_secret
+
+    shown = host
+    if host in ("0.0.0.0", "::"):
+        shown = lan_address() or "127.0.0.1"
+    base = f"http://{shown}:{port}"
+    app = create_app({"PUBLIC_URL": base})
+    secret = new_console_secret(database)
+    live = app.extensions["facilitator_live"]
+    socketio.start_background_task(watch, live, socketio)
+
+    click.echo(f"La partida — facilitator on {base}")
+    click.echo(f"  GM console:      {base}/console   (console secret: {secret})")
+    click.echo(f"  Teams join at:   {base}/join   (or scan the team's QR code)")
+    click.echo("  Projector:       open it from the game's console page")
+    if host in ("127.0.0.1", "localhost"):
+        click.echo("  Only this laptop can connect. For tablets: facilitator serve --host 0.0.0.0")
+    click.echo(f"  Database:        {app.config['DATABASE_URL']}", err=False)
+    server = pywsgi.WSGIServer((host, port), app, handler_class=_no_delay_handler(), log=None)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+def _no_delay_handler():
+    from gevent import pywsgi
+
+    class Handler(pywsgi.WSGIHandler):
+        """gevent writes headers and body apart: without TCP_NODELAY each answer can
+        wait ~40 ms on Nagle's algorithm and delayed ACKs."""
+
+        def __init__(self, sock, address, server, rfile=None):
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+            super().__init__(sock, address, server, rfile)
+    return Handler
+

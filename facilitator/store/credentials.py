@@ -1,0 +1,53 @@
+"""The GM's credentials, stored hashed: a password and the console secret of each start."""
+from __future__ import annotations
+
+import secrets
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .database import Database
+from .models import SecretRow
+
+PASSWORD = "gm_password"
+CONSOLE_SECRET = "console_secret"
+
+
+def _words(count: int = 3) -> str:
+    # Short lower-case syllables: easy to read off a terminal and type on a laptop.
+    syllables = ["ba", "be", "bi", "bo", "da", "de", "di", "do", "fa", "fe", "fi", "fo", "ga",
+                 "go", "la", "le", "li", "lo", "ma", "me", "mi", "mo", "na", "ne", "ni", "no",
+                 "pa", "pe", "pi", "po", "ra", "re", "ri", "ro", "sa", "se", "si", "so", "ta",
+                 "te", "ti", "to", "va", "ve", "vi", "vo"]
+    return "-".join("".join(secrets.choice(syllables) for _ in range(3)) for _ in range(count))
+
+
+def set_secret(database: Database, name: str, value: str) -> None:
+    """Store ``value``'s hash under ``name``, replacing any earlier one."""
+    with database.session() as session:
+        row = session.get(SecretRow, name)
+        hashed = generate_password_hash(value)
+        if row is None:
+            session.add(SecretRow(name=name, hash=hashed))
+        else:
+            row.hash = hashed
+
+
+def new_console_secret(database: Database) -> str:
+    """A fresh console secret (printed by ``facilitator serve``); the old one stops working."""
+    value = _words()
+    set_secret(database, CONSOLE_SECRET, value)
+    return value
+
+
+def check_gm(database: Database, value: str, env_password: str | None = None) -> bool:
+    """Whether ``value`` is the console secret, the GM password, or the configured password."""
+    if not value or len(value) > 200:
+        return False
+    if env_password and secrets.compare_digest(value.encode(), env_password.encode()):
+        return True
+    with database.session() as session:
+        for name in (CONSOLE_SECRET, PASSWORD):
+            row = session.get(SecretRow, name)
+            if row is not None and check_password_hash(row.hash, value.strip()):
+                return True
+    return False

@@ -1,0 +1,217 @@
+"""The game repository: create games, load them, and change them through one path.
+
+Every change of a game goes through ``GameStore.transact``: the game row is
+locked, the in-memory game is brought up to the database's sequence number,
+the change is checked by the engine and appended, and the transaction
+commits. Only after the commit does the caller broadcast, so no screen ever
+shows a state that a restart would lose.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from sqlalchemy import delete, select
+
+from ..engine import Game, Question, Refusal, parse_action, parse_settings
+from ..engine.record import FORMAT
+from .database import Database
+from .models import ActionRow, GameRow, JoinCodeRow
+
+#: Letters for join codes: no 0/O, 1/I/L, so a code read off a projector is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 8       # 31^8 ≈ 8.5e11 codes: not guessed in a lecture
+
+
+def new_code(length: int = JOIN_CODE_LENGTH) -> str:
+    """A random code from CODE_ALPHABET."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def normalise_code(text: str) -> str:
+    """A typed code as stored: upper case, without spaces or dashes."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())[:32]
+
+
+@dataclass
+class Change:
+    """What one transaction did to a game; handed to the function given to ``transact``."""
+
+    game: Game
+    row: GameRow
+    sent_by: str
+    played: list[int] = field(default_factory=list)     # seq of each action appended
+    duplicate_of: int | None = None                      # seq of an action sent twice
+    _session: object = None
+
+    def play(self, action: dict, client_id: str | None = None) -> int:
+        """Check ``action`` with the engine and append it; returns its sequence number."""
+        if client_id:
+            seq = self._session.scalar(select(ActionRow.seq).where(
+                ActionRow.game_id == self.row.id, ActionRow.client_id == client_id))
+            if seq is not None:
+                self.duplicate_of = seq
+                return seq
+        parsed = parse_action(action)
+        self.game.play(parsed)
+        seq = self.game.seq
+        self._session.add(ActionRow(game_id=self.row.id, seq=seq, action=parsed.to_dict(),
+                                    client_id=client_id, sent_by=self.sent_by))
+        self.played.append(seq)
+        return seq
+
+
+class GameStore:
+    """Games in the database, with their replayed engine state cached per process."""
+
+    def __init__(self, database: Database):
+        self.database = database
+        self._games: dict[int, Game] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # -- creating and finding games ------------------------------------------------
+
+    def create_game(self, name: str, settings: dict, questions: list[Question],
+                    bank_name: str | None = None) -> int:
+        """Create a game (settings checked by the engine: a Refusal names the rule)."""
+        parsed = parse_settings(settings)
+        with self.database.session() as session:
+            row = GameRow(name=name.strip()[:200] or "Partida", settings=parsed.to_dict(),
+                          questions=[q.to_dict() for q in questions], seq=0,
+                          watch_code=new_code(12), timer={}, exchange_requests=[],
+                          bank_name=bank_name)
+            session.add(row)
+            session.flush()
+            used = set()
+            for team in range(1, parsed.team_count + 1):
+                code = new_code()
+                while code in used or session.get(JoinCodeRow, code) is not None:
+                    code = new_code()
+                used.add(code)
+                session.add(JoinCodeRow(code=code, game_id=row.id, team=team))
+            return row.id
+
+    def list_games(self) -> list[GameRow]:
+        """Every game, newest first."""
+        with self.database.session() as session:
+            return list(session.scalars(select(GameRow).order_by(GameRow.id.desc())))
+
+    def row(self, game_id: int) -> GameRow | None:
+        """The game row (settings, timer, codes loaded), or None."""
+        with self.database.session() as session:
+            row = session.get(GameRow, game_id)
+            if row is not None:
+                list(row.join_codes)
+            return row
+
+    def find_join_code(self, code: str) -> JoinCodeRow | None:
+        """The team a join code belongs to, or None."""
+        with self.database.session() as session:
+            return session.get(JoinCodeRow, normalise_code(code))
+
+    def find_watch_code(self, code: str) -> GameRow | None:
+        """The game a projector's watch code shows, or None."""
+        with self.database.session() as session:
+            return session.scalars(select(GameRow).where(
+                GameRow.watch_code == normalise_code(code))).first()
+
+    def delete_game(self, game_id: int) -> bool:
+        """Delete a game and everything it holds."""
+        with self.lock(game_id), self.database.session() as session:
+            session.execute(delete(ActionRow).where(ActionRow.game_id == game_id))
+            session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id))
+            deleted = session.execute(delete(GameRow).where(GameRow.id == game_id)).rowcount
+            self._games.pop(game_id, None)
+            return bool(deleted)
+
+    # -- the state -------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> threading.Lock:
+        """This process's lock of one game (the database lock covers other processes)."""
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def load(self, game_id: int) -> tuple[Game, GameRow] | None:
+        """The game replayed up to the database's last action, and its row."""
+        with self.lock(game_id), self.database.session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            return self._current(session, row), row
+
+    def _current(self, session, row: GameRow) -> Game:
+        game = self._games.get(row.id)
+        if game is None or game.seq > row.seq:
+            game = _new_engine_game(row)
+        if game.seq < row.seq:
+            missing = session.scalars(select(ActionRow).where(
+                ActionRow.game_id == row.id, ActionRow.seq > game.seq).order_by(ActionRow.seq))
+            for action in missing:
+                game.play(parse_action(action.action))
+        self._games[row.id] = game
+        return game
+
+    def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
+        """Run ``change`` on the locked, current game and commit what it played.
+
+        A Refusal raised by ``change`` rolls everything back and leaves the
+        cached game as the database has it.
+        """
+        with self.lock(game_id):
+            try:
+                with self.database.session() as session:
+                    row = self.database.lock_game(session, game_id)
+                    if row is None:
+                        raise Refusal("format", f"there is no game {game_id}")
+                    game = self._current(session, row)
+                    result = Change(game=game, row=row, sent_by=sent_by, _session=session)
+                    change(result)
+                    if result.played:
+                        row.seq = game.seq
+                        row.over = game.state.over
+                        row.winner = _winner(game)
+                    # Columns holding JSON must be reassigned to be saved.
+                    row.timer = dict(row.timer or {})
+                    row.exchange_requests = list(row.exchange_requests or [])
+            except Refusal:
+                if result_played(locals()):
+                    self._games.pop(game_id, None)
+                raise
+            except BaseException:
+                # The engine may have moved on before the failure: forget it.
+                self._games.pop(game_id, None)
+                raise
+            return result
+
+    def record(self, game_id: int) -> dict | None:
+        """The game's ``partida/1`` record, from the database."""
+        with self.database.session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            actions = session.scalars(select(ActionRow.action).where(
+                ActionRow.game_id == game_id).order_by(ActionRow.seq))
+            return {"format": FORMAT, "name": row.name, "settings": row.settings,
+                    "questions": row.questions, "actions": list(actions)}
+
+
+def result_played(scope: dict) -> bool:
+    """Whether a failed transaction had already played an action on the cached game."""
+    result = scope.get("result")
+    return result is None or bool(result.played)
+
+
+def _new_engine_game(row: GameRow) -> Game:
+    questions = [Question(q["id"], q["author"], q["type"], q["text"], q["answer"],
+                          q.get("notes", "")) for q in row.questions]
+    return Game(parse_settings(row.settings), questions)
+
+
+def _winner(game: Game) -> str | None:
+    if not game.state.over:
+        return None
+    first = [r["name"] for r in game.standings() if r["rank"] == 1]
+    return ", ".join(first)

@@ -1,0 +1,117 @@
+"""The database tables (SQLAlchemy 2.x typed models).
+
+A game is its settings, its questions and its accepted actions, in order:
+exactly a ``partida/1`` record. The state is never stored; it is the replay
+of the actions, so what is stored can always be replayed to the same screen.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (stored without a time zone)."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+class GameRow(Base):
+    """One game: its record's settings and questions, and its live extras (timer)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    settings: Mapped[dict] = mapped_column(JSON)
+    questions: Mapped[list] = mapped_column(JSON)
+    seq: Mapped[int] = mapped_column(default=0)           # actions accepted so far
+    over: Mapped[bool] = mapped_column(default=False)
+    winner: Mapped[str | None] = mapped_column(String(200), default=None)
+    watch_code: Mapped[str] = mapped_column(String(40), unique=True)
+    timer: Mapped[dict] = mapped_column(JSON, default=dict)
+    timer_deadline: Mapped[float | None] = mapped_column(default=None, index=True)
+    exchange_requests: Mapped[list] = mapped_column(JSON, default=list)
+    bank_name: Mapped[str | None] = mapped_column(String(200), default=None)
+
+    actions: Mapped[list["ActionRow"]] = relationship(
+        back_populates="game", order_by="ActionRow.seq", cascade="all, delete-orphan")
+    join_codes: Mapped[list["JoinCodeRow"]] = relationship(
+        back_populates="game", order_by="JoinCodeRow.team", cascade="all, delete-orphan")
+
+
+class ActionRow(Base):
+    """One accepted action of a game, numbered 1, 2, 3, ... in the order accepted."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),
+                      UniqueConstraint("game_id", "client_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int]
+    action: Mapped[dict] = mapped_column(JSON)
+    client_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    sent_by: Mapped[str] = mapped_column(String(20), default="gm")   # "gm" or "team:3"
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[GameRow] = relationship(back_populates="actions")
+
+
+class JoinCodeRow(Base):
+    """The code a team's devices join with (shown as a QR code and in letters)."""
+
+    __tablename__ = "join_codes"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    team: Mapped[int]
+
+    game: Mapped[GameRow] = relationship(back_populates="join_codes")
+
+
+class BankRow(Base):
+    """A question bank kept in the database (imported from CSV, GIFT or Moodle XML)."""
+
+    __tablename__ = "banks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    questions: Mapped[list["BankQuestionRow"]] = relationship(
+        back_populates="bank", order_by="BankQuestionRow.id", cascade="all, delete-orphan")
+
+
+class BankQuestionRow(Base):
+    """One question of a bank."""
+
+    __tablename__ = "bank_questions"
+    __table_args__ = (UniqueConstraint("bank_id", "qid"), Index("ix_bank_author_type",
+                                                               "bank_id", "author", "type"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bank_id: Mapped[int] = mapped_column(ForeignKey("banks.id", ondelete="CASCADE"))
+    qid: Mapped[str] = mapped_column(String(200))
+    author: Mapped[str] = mapped_column(String(200))
+    type: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str] = mapped_column(Text)
+    answer: Mapped[str] = mapped_column(Text)
+    notes: Mapped[str] = mapped_column(Text, default="")
+
+    bank: Mapped[BankRow] = relationship(back_populates="questions")
+
+
+class SecretRow(Base):
+    """A hashed credential: the GM password, the console secret printed at start."""
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    hash: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,66 @@
+"""Small JSON helpers of the set-up form: team sizes (R-T5), settings checks, dealing names."""
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, jsonify, request
+
+from ..engine import Refusal, deal_students, parse_settings, propose_team_sizes
+from .auth import gm_required
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.get("/propose")
+@gm_required
+def propose():
+    """R-T5: team sizes for ?students=N."""
+    students = request.args.get("students", "")
+    if not students.isdigit() or int(students) > 1000:
+        return jsonify(error="format", message="give the number of students"), 400
+    try:
+        return jsonify(sizes=propose_team_sizes(int(students)))
+    except Refusal as refusal:
+        return jsonify(error=refusal.rule, message=refusal.message)
+
+
+@bp.post("/check-settings")
+@gm_required
+def check_settings():
+    """Check the settings of the set-up form as the engine would (R-T1..R-T3, R-O1, R-O4)."""
+    data = request.get_json(silent=True)
+    settings = data.get("settings") if isinstance(data, dict) else None
+    try:
+        parse_settings(settings)
+    except Refusal as refusal:
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message)
+    return jsonify(ok=True)
+
+
+@bp.post("/deal")
+@gm_required
+def deal():
+    """R-T5: deal a pasted class list into teams of the given sizes, at random."""
+    data = request.get_json(silent=True) or {}
+    names, sizes = data.get("names"), data.get("sizes")
+    if (not isinstance(names, list) or not isinstance(sizes, list) or len(names) > 500
+            or not all(isinstance(n, str) and 0 < len(n) <= 100 for n in names)
+            or not all(isinstance(s, int) and 0 < s <= 50 for s in sizes)):
+        return jsonify(error="format", message="send names (text) and sizes (numbers)"), 400
+    try:
+        return jsonify(teams=deal_students([n.strip() for n in names], sizes, random.SystemRandom()))
+    except Refusal as refusal:
+        return jsonify(error=refusal.rule, message=refusal.message)
+
+
+@bp.get("/games/<int:game_id>/codes")
+@gm_required
+def game_codes(game_id: int):
+    """The join codes of a game's teams and its projector code (GM only)."""
+    from ..extensions import store
+    from .links import join_url
+    row = store.row(game_id)
+    if row is None:
+        return jsonify(error="format", message="no such game"), 404
+    return jsonify(teams=[{"team": jc.team, "code": jc.code, "join_url": join_url(jc.code)}
+                          for jc in row.join_codes], watch=row.watch_code)

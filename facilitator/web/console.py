@@ -1,0 +1,120 @@
+"""The GM console: log in, list and create games, run one, download its record."""
+from __future__ import annotations
+
+import json
+
+from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template,
+                   request, session, url_for)
+
+from ..engine import Refusal
+from ..engine.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_SECONDS,
+                               DEFAULT_EXCHANGE_COST, DEFAULT_MAX_MEMBERS, DEFAULT_POINTS,
+                               DEFAULT_ROUNDS, DEFAULT_SPECIAL_CARDS)
+from ..extensions import database, store
+from ..store.banks import bank_questions, list_banks
+from ..store.credentials import check_gm
+from .auth import gm_required
+from .links import public_base, team_links
+from .ratelimit import RateLimit
+
+bp = Blueprint("console", __name__, url_prefix="/console")
+_logins = RateLimit(10)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """The console password form."""
+    error = None
+    if request.method == "POST":
+        if not _logins.allow(request.remote_addr or "?"):
+            error = "login.too_many"
+        elif check_gm(database, request.form.get("secret", ""), current_app.config["GM_PASSWORD"]):
+            session.clear()
+            session["gm"] = True
+            session.permanent = True
+            target = request.args.get("next", "")
+            return redirect(target if target.startswith("/console") else url_for("console.games"))
+        else:
+            error = "login.wrong"
+    return render_template("console/login.html", error=error), (401 if error else 200)
+
+
+@bp.route("/logout")
+def logout():
+    """Leave the console on this device."""
+    session.clear()
+    return redirect(url_for("console.login"))
+
+
+@bp.route("")
+@bp.route("/")
+@gm_required
+def games():
+    """Past games and the set-up form of a new one."""
+    rows = store.list_games()
+    listed = [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
+               "over": r.over, "winner": r.winner, "teams": [t["name"] for t in r.settings["teams"]],
+               "url": url_for("console.game", game_id=r.id)} for r in rows]
+    defaults = {"rounds": DEFAULT_ROUNDS, "deliberation_seconds": DEFAULT_DELIBERATION_SECONDS,
+                "special_cards": DEFAULT_SPECIAL_CARDS, "bank_special_cards": DEFAULT_BANK_SPECIAL_CARDS,
+                "exchange_cost": DEFAULT_EXCHANGE_COST, "points": DEFAULT_POINTS,
+                "max_members": DEFAULT_MAX_MEMBERS}
+    return render_template("console/games.html", games=listed, banks=list_banks(database),
+                           defaults=defaults)
+
+
+@bp.post("/games")
+@gm_required
+def create_game():
+    """Create a game from the set-up form (JSON); answers where to go or what is wrong."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        return jsonify(ok=False, error="format", message="send the game as JSON"), 400
+    bank_id = data.get("bank_id")
+    banks = list_banks(database)
+    if bank_id is None and banks:
+        bank_id = banks[0]["id"]
+    bank = bank_questions(database, int(bank_id)) if str(bank_id).isdigit() else None
+    if bank is None:
+        return jsonify(ok=False, error="format", message="choose a question bank"), 400
+    name = data.get("name") if isinstance(data.get("name"), str) else ""
+    settings = data.get("settings")
+    if isinstance(settings, dict) and isinstance(data.get("roster"), list):
+        settings = {**settings, "roster": data["roster"]}
+    try:
+        game_id = store.create_game(name or "Partida", settings, bank[1], bank_name=bank[0])
+    except Refusal as refusal:
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
+    return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+@bp.route("/<int:game_id>")
+@gm_required
+def game(game_id: int):
+    """The console of one game."""
+    row = store.row(game_id)
+    if row is None:
+        abort(404)
+    return render_template("console/game.html", game={"id": row.id, "name": row.name},
+                           teams=team_links(row),
+                           watch_url=public_base() + url_for("projector.show", watch=row.watch_code),
+                           record_url=url_for("console.record", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/record.json")
+@gm_required
+def record(game_id: int):
+    """The game's partida/1 record, as a download."""
+    data = store.record(game_id)
+    if data is None:
+        abort(404)
+    return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=partida-{game_id}.json"})
+
+
+@bp.post("/<int:game_id>/delete")
+@gm_required
+def delete(game_id: int):
+    """Delete a game."""
+    store.delete_game(game_id)
+    return redirect(url_for("console.games"))

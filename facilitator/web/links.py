@@ -1,0 +1,27 @@
+"""Addresses shown to people: join links and QR codes must work from a phone."""
+from __future__ import annotations
+
+from flask import current_app, request, url_for
+
+
+def public_base() -> str:
+    """The address phones reach this server at (the LAN address ``serve`` found), else this request's."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def join_url(code: str) -> str:
+    """The address a team's QR code encodes."""
+    return public_base() + url_for("team.join_code", code=code)
+
+
+def pretty_code(code: str) -> str:
+    """ABCDEFGH → ABCD-EFGH, easier to read off a projector."""
+    return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
+
+
+def team_links(row) -> list[dict]:
+    """Each team of a game with its join code, join address and QR image address."""
+    names = [t["name"] for t in row.settings["teams"]]
+    return [{"number": jc.team, "name": names[jc.team - 1], "join_code": pretty_code(jc.code),
+             "join_url": join_url(jc.code), "qr_url": url_for("assets.qr", code=jc.code)}
+            for jc in row.join_codes]

@@ -1,0 +1,60 @@
+"""Teams join with their code and play on their own device."""
+from __future__ import annotations
+
+from flask import (Blueprint, current_app, make_response, redirect, render_template, request,
+                   url_for)
+
+from ..extensions import store
+from ..live.audience import issue_device_token, read_device_token
+from .ratelimit import RateLimit
+
+bp = Blueprint("team", __name__)
+_attempts: RateLimit | None = None
+TOKEN_COOKIE = "team_token"
+
+
+def _limit() -> RateLimit:
+    global _attempts
+    if _attempts is None:
+        _attempts = RateLimit(current_app.config["JOIN_ATTEMPTS_PER_MINUTE"])
+    return _attempts
+
+
+def _join(code: str):
+    """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
+    if not _limit().allow(request.remote_addr or "?"):
+        return render_template("team/join.html", error="join.too_many"), 429
+    found = store.find_join_code(code)
+    if found is None:
+        return render_template("team/join.html", error="join.unknown"), 404
+    token = issue_device_token(current_app.config["SECRET_KEY"], found.game_id, found.team)
+    response = make_response(redirect(url_for("team.play")))
+    response.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Lax")
+    return response
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join():
+    """The form where a team types its code."""
+    if request.method == "POST":
+        return _join(request.form.get("code", ""))
+    return render_template("team/join.html", error=None)
+
+
+@bp.route("/j/<code>")
+def join_code(code: str):
+    """The address a QR code encodes: joins and goes to the team page."""
+    return _join(code)
+
+
+@bp.route("/team")
+def play():
+    """The team's page; a reload keeps the device in its team (the token is a cookie)."""
+    token = request.cookies.get(TOKEN_COOKIE)
+    audience = read_device_token(current_app.config["SECRET_KEY"], token)
+    row = store.row(audience.game_id) if audience else None
+    if row is None:
+        return redirect(url_for("team.join"))
+    name = row.settings["teams"][audience.team - 1]["name"]
+    return render_template("team/play.html", token=token, game_id=row.id,
+                           team={"number": audience.team, "name": name})

@@ -1,0 +1,161 @@
+"""A real facilitator server process and real Socket.IO clients, for live tests."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parents[2]
+GM_PASSWORD = "contraseña-de-prueba"
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``facilitator serve`` in a subprocess, with its own instance folder and database."""
+
+    def __init__(self, instance: Path, database_url: str | None = None, port: int | None = None,
+                 env: dict | None = None):
+        self.instance = instance
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "FACILITATOR_INSTANCE": str(instance),
+                    "FACILITATOR_GM_PASSWORD": GM_PASSWORD, **(env or {})}
+        if database_url:
+            self.env["FACILITATOR_DATABASE_URL"] = database_url
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> "Server":
+        """Start the process and wait until it answers."""
+        with open(self.instance / f"server-{self.port}.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(self.port)],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log()}")
+            try:
+                requests.get(self.url + "/join", timeout=1)
+                return self
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log()}")
+
+    def log(self) -> str:
+        """What the server printed."""
+        path = self.instance / f"server-{self.port}.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the server: no chance to flush or say goodbye."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        """Stop the server politely, then firmly."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def gm_session(self) -> requests.Session:
+        """An HTTP session logged in to the console."""
+        http = requests.Session()
+        response = http.post(self.url + "/console/login", data={"secret": GM_PASSWORD},
+                             allow_redirects=False, timeout=10)
+        assert response.status_code == 302, response.text[:300]
+        return http
+
+    def create_game(self, http: requests.Session, settings: dict, name: str = "Prueba") -> int:
+        """Create a game with the sample bank; returns its id."""
+        response = http.post(self.url + "/console/games",
+                             json={"name": name, "settings": settings}, timeout=10)
+        data = response.json()
+        assert data["ok"], data
+        return data["game_id"]
+
+
+class Client:
+    """A real Socket.IO client that keeps every ``state`` message it receives."""
+
+    def __init__(self, server: Server, auth: dict, cookies: str | None = None,
+                 transports=("websocket",)):
+        self.server = server
+        self.states: list[dict] = []
+        self.raw: list[str] = []
+        self.changed = threading.Condition()
+        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2,
+                                   reconnection_delay_max=1)
+        self.sio.on("state", self._on_state)
+        self.auth, self.cookies, self.transports = auth, cookies, list(transports)
+
+    def _on_state(self, message):
+        import json
+        with self.changed:
+            self.states.append(message)
+            self.raw.append(json.dumps(message, ensure_ascii=False))
+            self.changed.notify_all()
+
+    def connect(self) -> "Client":
+        """Connect and wait for the first state."""
+        headers = {"Cookie": self.cookies} if self.cookies else {}
+        self.sio.connect(self.server.url, auth=self.auth, headers=headers,
+                         transports=self.transports, wait_timeout=10)
+        self.wait_for(lambda s: True)
+        return self
+
+    @property
+    def last(self) -> dict:
+        """The newest state received."""
+        return self.states[-1]
+
+    def wait_for(self, predicate, timeout: float = 10) -> dict:
+        """Wait until the newest state satisfies ``predicate``; returns it."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                if self.states and predicate(self.states[-1]):
+                    return self.states[-1]
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no matching state; last seq "
+                                         f"{self.states[-1]['seq'] if self.states else None}")
+                self.changed.wait(left)
+
+    def wait_seq(self, seq: int, timeout: float = 10) -> dict:
+        """Wait for a state with sequence number ``seq`` or later."""
+        return self.wait_for(lambda s: s["seq"] >= seq, timeout)
+
+    def act(self, action: dict, action_id: str | None = None) -> dict:
+        """Send an action and return the server's acknowledgement."""
+        payload = {"action": action}
+        if action_id:
+            payload["id"] = action_id
+        return self.sio.call("act", payload, timeout=15)
+
+    def call(self, event: str, payload) -> dict:
+        """Send any event and return its acknowledgement."""
+        return self.sio.call(event, payload, timeout=15)
+
+    def close(self) -> None:
+        """Disconnect."""
+        if self.sio.connected:
+            self.sio.disconnect()
