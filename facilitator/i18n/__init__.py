@@ -20,8 +20,12 @@ _HERE = Path(__file__).parent
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of ``lang`` merged over Spanish (the complete one)."""
     def load(code: str) -> dict[str, str]:
-        path = _HERE / f"{code}.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        # es.json, plus one file per part of the interface: banks.es.json, results.es.json...
+        merged: dict[str, str] = {}
+        for path in [_HERE / f"{code}.json", *sorted(_HERE.glob(f"*.{code}.json"))]:
+            if path.exists():
+                merged.update(json.loads(path.read_text(encoding="utf-8")))
+        return merged
     merged = load(DEFAULT_LANGUAGE)
     if lang != DEFAULT_LANGUAGE:
         merged = {**merged, **load(lang)}

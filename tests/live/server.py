@@ -149,10 +149,13 @@ class Client:
         payload = {"action": action}
         if action_id:
             payload["id"] = action_id
-        return self.sio.call("act", payload, timeout=15)
+        return self.call("act", payload)
 
     def call(self, event: str, payload) -> dict:
-        """Send any event and return its acknowledgement."""
+        """Send any event and return its acknowledgement (waiting out a reconnection)."""
+        deadline = time.monotonic() + 15
+        while "/" not in self.sio.namespaces and time.monotonic() < deadline:
+            time.sleep(0.05)
         return self.sio.call(event, payload, timeout=15)
 
     def close(self) -> None:
