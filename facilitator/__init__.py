@@ -37,7 +37,9 @@ def create_app(test_config: dict | None = None):
     ensure_sample_bank(database, app.config["SAMPLE_BANK"])
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
                       message_queue=app.config["MESSAGE_QUEUE"],
-                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20,
+                      channel=app.config["MESSAGE_QUEUE_CHANNEL"],
+                      max_http_buffer_size=64 * 1024, ping_interval=app.config["PING_INTERVAL"],
+                      ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None)
     app.extensions["facilitator_live"] = LiveGames(store, socketio, presence)
     if not getattr(socketio, "_facilitator_handlers", False):

@@ -28,9 +28,13 @@ def default_config(instance_path: str) -> dict:
     return {
         "DATABASE_URL": database,
         "MESSAGE_QUEUE": os.environ.get("FACILITATOR_MESSAGE_QUEUE") or None,
+        "MESSAGE_QUEUE_CHANNEL": os.environ.get("FACILITATOR_MESSAGE_QUEUE_CHANNEL", "facilitator"),
         "SECRET_KEY": os.environ.get("FACILITATOR_SECRET_KEY") or instance_secret_key(instance_path),
         "ASYNC_MODE": os.environ.get("FACILITATOR_ASYNC_MODE", "gevent"),
         "GM_PASSWORD": os.environ.get("FACILITATOR_GM_PASSWORD") or None,
+        # How often Socket.IO pings, and how long a silent device keeps its session.
+        "PING_INTERVAL": int(os.environ.get("FACILITATOR_PING_INTERVAL", "10")),
+        "PING_TIMEOUT": int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),
         "SAMPLE_BANK": str(Path(__file__).resolve().parent.parent / "questions" / "filosofia.csv"),
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,

@@ -1,7 +1,9 @@
 """The pages: blueprints for the GM console, the teams, the projector, assets and the API."""
 from __future__ import annotations
 
-from flask import Flask, g, request
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, g, request
 from markupsafe import Markup
 
 from ..i18n import LANGUAGES, catalog, pick_language, translate
@@ -12,6 +14,14 @@ def register_blueprints(app: Flask) -> None:
     from . import api, assets, console, projector, team
     for module in (console, team, projector, assets, api):
         app.register_blueprint(module.bp)
+
+    @app.before_request
+    def refuse_cross_site_posts():
+        # A page of another site must not make a logged-in GM's browser act.
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            source = request.headers.get("Origin") or request.headers.get("Referer")
+            if source and urlsplit(source).netloc != request.host:
+                abort(400, "cross-site request refused")
 
     @app.before_request
     def choose_language():

@@ -1,0 +1,124 @@
+"""Two server processes share games through PostgreSQL and a Redis message queue."""
+import secrets
+import threading
+
+import pytest
+
+from conftest import SETTINGS
+from server import Client, Server
+from services import fresh_postgres_database, redis_url
+
+
+def act(do, **fields):
+    return {"do": do, **fields}
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    database, drop = fresh_postgres_database()
+    env = {"FACILITATOR_MESSAGE_QUEUE": redis_url(),
+           "FACILITATOR_MESSAGE_QUEUE_CHANNEL": "test-" + secrets.token_hex(4),
+           "FACILITATOR_SECRET_KEY": "shared-secret-of-the-deployment"}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = Server(tmp_path / "a", database, env=env).start()
+    b = Server(tmp_path / "b", database, env=env).start()
+    yield a, b
+    a.stop()
+    b.stop()
+    drop()
+
+
+def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_servers):
+    a, b = two_servers
+    http = a.gm_session()
+    game_id = a.create_game(http, SETTINGS)
+    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    codes = http.get(f"{a.url}/api/games/{game_id}/codes").json()
+    tokens = {}
+    for team in codes["teams"]:
+        import requests
+        device = requests.Session()
+        device.get((b if team["team"] % 2 else a).url + "/j/" + team["code"], allow_redirects=False)
+        tokens[team["team"]] = device.cookies["team_token"]
+    gm = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    teams = {n: Client(b if n % 2 else a, {"role": "team", "token": tok}).connect()
+             for n, tok in tokens.items()}
+    projector = Client(b, {"role": "projector", "watch": codes["watch"]}).connect()
+    everyone = [gm, projector, *teams.values()]
+    try:
+        last = 0
+        for turn in range(4):
+            assert teams[gm.last["view"]["turn"]["host"]].act(act("declare", mode="normal"))["ok"]
+            choose = next(d for d in gm.last["legal"] if d["do"] == "choose") if False else None
+            gm.wait_for(lambda s: s["view"]["turn"]["mode"] == "normal")
+            pair = next(d for d in gm.last["legal"] if d["do"] == "choose")["options"]["choices"][turn]
+            assert gm.act(act("choose", author=pair["author"], type=pair["type"]))["ok"]
+            qid = gm.wait_for(lambda s: s["candidates"])["candidates"][0]["id"]
+            for action in (act("question", id=qid), act("verdict", result="full"), act("end_turn")):
+                ack = gm.act(action)
+                assert ack["ok"], ack
+                last = ack["seq"]
+        for client in everyone:
+            client.wait_seq(last)
+            seqs = [s["seq"] for s in client.states]
+            assert seqs == sorted(seqs)
+            assert client.last["view"]["round"] == 2
+        # Process A dies; its clients come back through process B with nothing lost.
+        a.kill()
+        moved = [Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect(),
+                 Client(b, {"role": "team", "token": tokens[2]}).connect()]
+        for client in moved:
+            assert client.last["seq"] == last
+            assert client.last["view"]["teams"][0]["score"] == 2
+        assert moved[0].act(act("adjust", team=3, points=1, reason="Buena pregunta"))["ok"]
+        for client in [moved[1], projector, teams[1], teams[3]]:
+            client.wait_seq(last + 1)
+    finally:
+        threads = [threading.Thread(target=c.close) for c in everyone]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+
+
+def test_concurrent_actions_on_one_game_never_both_apply(two_servers):
+    """Two processes, many devices at once: each action applies once, against the state it saw."""
+    a, b = two_servers
+    http = a.gm_session()
+    game_id = a.create_game(http, SETTINGS)
+    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    gms = [Client(srv, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+           for srv in (a, b, a, b)]
+    results = []
+
+    def declare(client):
+        results.append(client.act(act("declare", mode="normal")))
+    try:
+        threads = [threading.Thread(target=declare, args=(c,)) for c in gms]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        accepted = [r for r in results if r["ok"]]
+        assert len(accepted) == 1, results
+        assert all(r["error"] == "R-U10" for r in results if not r["ok"])
+        record = http.get(f"{a.url}/console/{game_id}/record.json").json()
+        assert [x["do"] for x in record["actions"]] == ["declare"]
+        # Many spokespersons at once: all apply, each once, numbered without gaps.
+        results.clear()
+        threads = [threading.Thread(target=lambda c=c, i=i: results.append(
+            c.act(act("spokesperson", team=1 + i % 4, name=f"Alumno {i}"), f"sp-{i}")))
+            for i, c in enumerate(gms * 5)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert all(r["ok"] for r in results) and len(results) == 20
+        assert sorted(r["seq"] for r in results) == list(range(2, 22))
+    finally:
+        threads = [threading.Thread(target=c.close) for c in gms]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
