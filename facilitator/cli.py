@@ -86,6 +86,58 @@ def password_command(password: str) -> None:
     click.echo("GM password saved.")
 
 
+@main.command("export")
+@click.argument("game_or_record")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "record"]), default="csv",
+              show_default=True)
+@click.option("--table", type=click.Choice(["standings", "turns", "both"]), default="both",
+              show_default=True, help="With --format csv: which table.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default="-",
+              help="File to write (default: standard output).")
+def export_command(game_or_record: str, fmt: str, table: str, output: str) -> None:
+    """Export a stored game (its id) or a partida/1 record file: CSV, JSON or the record."""
+    from .results import standings_csv, summary_json, turns_csv
+    from .engine import write_record
+    name = None
+    if game_or_record.isdigit():
+        from . import create_app
+        from .extensions import store
+        create_app()
+        record = store.record(int(game_or_record))
+        if record is None:
+            raise click.ClickException(f"there is no stored game {game_or_record}")
+        name = record.get("name")
+    else:
+        try:
+            with open(game_or_record, encoding="utf-8") as f:
+                record = load_record(f.read())
+        except OSError as error:
+            raise click.ClickException(f"cannot read {game_or_record}: {error.strerror}")
+        except Refusal as refusal:
+            raise click.ClickException(refusal.message)
+    try:
+        game = replay(record, load_bank=_bank_loader(game_or_record))
+    except Refusal as refusal:
+        raise click.ClickException(f"{refusal.rule} at action {refusal.action}: {refusal.message}")
+    if fmt == "record":
+        text = json.dumps(write_record(game, {"name": name} if name else None),
+                          ensure_ascii=False, indent=1)
+    elif fmt == "json":
+        text = json.dumps(summary_json(game, name), ensure_ascii=False, indent=1)
+    else:
+        parts = []
+        if table in ("standings", "both"):
+            parts.append(standings_csv(game))
+        if table in ("turns", "both"):
+            parts.append(turns_csv(game))
+        text = "\r\n".join(parts)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+
 def _register_questions() -> None:
     from .questions.commands import questions
     main.add_command(questions)

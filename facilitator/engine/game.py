@@ -109,6 +109,10 @@ class Game:
         """The standings, best first (R-P4)."""
         return standings(self.state)
 
+    def effective_actions(self) -> list[a.Action]:
+        """The actions that made the current state: the log without undo, redo and what was undone."""
+        return [action for action, _ in self._done]
+
     def last_action(self) -> a.Action | None:
         """The last applied action (not undone), if any."""
         return self._done[-1][0] if self._done else None

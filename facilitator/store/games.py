@@ -94,6 +94,20 @@ class GameStore:
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=team))
             return row.id
 
+    def import_record(self, record: dict, name: str) -> int:
+        """Store a replayable ``partida/1`` record as a game, every action included."""
+        from ..engine import replay
+        game = replay(record)
+        game_id = self.create_game(name, record["settings"], list(game.questions.values()))
+        with self.lock(game_id), self.database.session() as session:
+            row = self.database.lock_game(session, game_id)
+            for seq, action in enumerate(game.log, start=1):
+                session.add(ActionRow(game_id=game_id, seq=seq, action=action.to_dict(),
+                                      sent_by="record"))
+            row.seq, row.over, row.winner = game.seq, game.state.over, _winner(game)
+        self._games.pop(game_id, None)
+        return game_id
+
     def list_games(self) -> list[GameRow]:
         """Every game, newest first."""
         with self.database.session() as session:

@@ -1,0 +1,9 @@
+"""After the game: standings, the score through the game, cards, participation, exports.
+
+Pure Python on top of the engine, like the engine itself: no web, no database.
+"""
+from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
+from .exports import standings_csv, summary_json, turns_csv
+
+__all__ = ["cards_by_author_and_type", "participation", "standings_csv", "summary_json",
+           "timeline", "turn_rows", "turns_csv"]

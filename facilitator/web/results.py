@@ -1,0 +1,92 @@
+"""After the game: results page, exports, printable summary, loading a record, history."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from ..engine import Refusal, load_record, replay
+from ..extensions import store
+from ..results import standings_csv, summary_json, turns_csv
+from .auth import gm_required
+
+bp = Blueprint("results", __name__, url_prefix="/console")
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+
+
+def _game_or_404(game_id: int):
+    record = store.record(game_id)
+    if record is None:
+        abort(404)
+    try:
+        return record, replay(record)
+    except Refusal as refusal:          # a stored game always replays; say so if not
+        abort(500, f"stored game {game_id} does not replay: {refusal}")
+
+
+@bp.route("/<int:game_id>/results")
+@gm_required
+def page(game_id: int):
+    """Standings, podium, charts, turn by turn, adjustments, participation, downloads."""
+    record, game = _game_or_404(game_id)
+    row = store.row(game_id)
+    summary = summary_json(game, record.get("name"))
+    return render_template("results/game.html", game={"id": game_id, "name": row.name,
+                                                      "created_at": row.created_at},
+                           summary=summary, print_mode=request.args.get("print") == "1")
+
+
+@bp.route("/<int:game_id>/results.json")
+@gm_required
+def as_json(game_id: int):
+    """Everything about the result, as JSON."""
+    record, game = _game_or_404(game_id)
+    return _download(json.dumps(summary_json(game, record.get("name")), ensure_ascii=False,
+                                indent=1), "application/json", f"resultados-{game_id}.json")
+
+
+@bp.route("/<int:game_id>/standings.csv")
+@gm_required
+def standings(game_id: int):
+    """One row per team, for the gradebook."""
+    _, game = _game_or_404(game_id)
+    return _download("\ufeff" + standings_csv(game), "text/csv", f"clasificacion-{game_id}.csv")
+
+
+@bp.route("/<int:game_id>/turns.csv")
+@gm_required
+def turns(game_id: int):
+    """One row per turn: host, mode, challenged team, question, verdicts and points."""
+    _, game = _game_or_404(game_id)
+    return _download("\ufeff" + turns_csv(game), "text/csv", f"turnos-{game_id}.csv")
+
+
+def _download(text: str, mimetype: str, filename: str) -> Response:
+    return Response(text, mimetype=f"{mimetype}; charset=utf-8",
+                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.post("/records")
+@gm_required
+def upload_record():
+    """Load a partida/1 record: it becomes a stored game to review, or to continue live."""
+    upload = request.files.get("record")
+    data = upload.read(MAX_RECORD_BYTES + 1) if upload else b""
+    if not data or len(data) > MAX_RECORD_BYTES:
+        return render_template("results/upload_error.html", error="results.upload_missing",
+                               detail=""), 400
+    try:
+        record = load_record(data.decode("utf-8-sig"))
+        game = replay(record)
+        game_id = store.import_record(record, name=record.get("name") or
+                                      (upload.filename or "partida").rsplit(".", 1)[0])
+    except UnicodeDecodeError:
+        return render_template("results/upload_error.html", error="results.upload_encoding",
+                               detail=""), 400
+    except Refusal as refusal:
+        where = "" if refusal.action is None else f" (action {refusal.action})"
+        return render_template("results/upload_error.html", error="results.upload_refused",
+                               detail=f"{refusal.rule}{where}: {refusal.message}"), 400
+    target = "console.game" if request.form.get("then") == "continue" and not game.state.over \
+        else "results.page"
+    return redirect(url_for(target, game_id=game_id))
