@@ -207,7 +207,7 @@ def search_questions(database: Database, bank_id: int, text: str = "", author: s
                      qtype: str = "") -> list[Question] | None:
     """The questions of a bank that match, in bank order; None when there is no bank.
 
-    ``text`` is looked for in the id, text, answer and notes, ignoring case,
+    ``text`` is looked for in the id, author, text, answer and notes, ignoring case,
     accents and spacing; ``author`` (compared the same way) and ``qtype``
     (exact) narrow the list when not empty.
     """
@@ -223,7 +223,7 @@ def search_questions(database: Database, bank_id: int, text: str = "", author: s
         if who and fold(q.author) != who:
             continue
         if needle and not any(needle in fold(value)
-                              for value in (q.id, q.text, q.answer, q.notes)):
+                              for value in (q.id, q.author, q.text, q.answer, q.notes)):
             continue
         result.append(q)
     return result

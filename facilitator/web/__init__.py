@@ -11,8 +11,8 @@ from ..i18n import LANGUAGES, catalog, pick_language, translate
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import api, assets, console, projector, team
-    for module in (console, team, projector, assets, api):
+    from . import api, assets, banks, console, projector, results, team
+    for module in (console, team, projector, assets, api, banks, results):
         app.register_blueprint(module.bp)
 
     @app.before_request

@@ -27,7 +27,7 @@
   }
 
   function scoreLine(target, timeline, labels) {
-    var W = 960, H = 420, L = 56, R = 70, T = 20, B = 46;
+    var W = 960, H = 420, L = 56, R = 110, T = 20, B = 46;
     var turns = timeline.turns, teams = timeline.teams;
     var all = [0];
     teams.forEach(function (t) { all = all.concat(t.scores); });
@@ -53,16 +53,24 @@
     });
     root.appendChild(el("text", {x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle",
                                  "font-size": 16}, labels.turn));
+    var ends = [];
     teams.forEach(function (team, k) {
       var points = team.scores.map(function (s, i) { return x(i) + "," + y(s); }).join(" ");
       var line = el("polyline", {points: points, fill: "none", stroke: COLORS[k % 6],
                                  "stroke-width": 4, "stroke-dasharray": DASHES[k % 6]});
       line.appendChild(el("title", {}, team.team + " · " + team.name));
       root.appendChild(line);
-      var last = team.scores.length - 1;
-      root.appendChild(el("text", {x: x(last) + 8, y: y(team.scores[last]) + 6,
-                                   "font-size": 18, "font-weight": "bold"},
-                          team.team + " (" + team.scores[last] + ")"));
+      var last = team.scores[team.scores.length - 1];
+      ends.push({y: y(last) + 6, text: team.team + " (" + last + ")"});
+    });
+    // Teams that end level would print their labels on top of each other: spread them.
+    ends.sort(function (a, b) { return a.y - b.y; });
+    for (var i = 1; i < ends.length; i++) {
+      if (ends[i].y - ends[i - 1].y < 20) ends[i].y = ends[i - 1].y + 20;
+    }
+    ends.forEach(function (end) {
+      root.appendChild(el("text", {x: x(n) + 8, y: end.y, "font-size": 18, "font-weight": "bold"},
+                          end.text));
     });
     target.textContent = "";
     target.appendChild(root);
