@@ -11,6 +11,7 @@ import time
 from ..engine import Game
 from ..engine.resolution import QUESTION, next_step
 from ..engine.views import gm_view, public_view, team_view
+from ..results import cards_by_author_and_type, timeline
 from . import timers
 from .audience import GM, TEAM, Audience
 
@@ -49,6 +50,9 @@ def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
         "can_undo": game.can_undo if audience.role == GM else None,
         "can_redo": game.can_redo if audience.role == GM else None,
     }
+    if state.over:
+        # The finale's charts (issue 7): drawn by every screen from this data.
+        message["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
     if audience.role == GM:
         message["devices"] = devices or {}
         message["candidates"] = _candidates(game)

@@ -1,0 +1,589 @@
+/* console.js: the GM console of one game (templates/console/game.html).
+ *
+ * Shows the round, the serpentine order, whose turn it is and what the game
+ * waits for (from `legal`), the roles, the question with its expected answer,
+ * the sealed written answer, and only the actions `legal` lists. The GM can
+ * act for every team.
+ *
+ * Test ids:
+ *   bar: round, order-N (order strip, .host on the host), mode
+ *   status: waiting, role-host, role-challenged, role-primary, role-secondary, role-chooser
+ *   question panel: choice, question-text, question-answer, question-notes, written-live
+ *   actions: declare-normal, declare-simple-N, declare-risky-N, elijo-N, desvio-N, seguro,
+ *     choose-author, choose-type, choose-send, question-id, question-offer-text,
+ *     question-offer-answer, question-other, question-read, write-text, write-send,
+ *     write-true, write-false, time-up, verdict-full, verdict-half, verdict-wrong,
+ *     pick-author, pick-type, written-true, written-false, argument-good, argument-poor,
+ *     end-turn, exchange-team, exchange-card-I, exchange-take, exchange-send, end-game
+ *   people: spokesperson-N, spokesperson-N-send, representative-N, representative-N-send
+ *   timer: timer-display, timer-start, timer-pause, timer-resume, timer-extend, timer-restart
+ *   tools: undo, redo
+ *   scores: team-row-N, score-team-N, devices-N, rank-I (final ranking, I = place in the list)
+ *   requests: exchange-request-N, exchange-confirm-N, exchange-dismiss-N
+ *   adjust: adjust-team, adjust-points, adjust-reason, adjust-send, adjustment-I
+ *   history: history-turn-N
+ *   (template) game-name, games-link, projector-link, record-link, join-N, join-code-N, shortcuts
+ */
+(function () {
+  'use strict';
+  const L = window.Live;
+  const { t, h } = L;
+  const page = L.readJSON('page', {});
+  const $ = (id) => document.getElementById(id);
+
+  let S = null;                 // the last state
+  let V = null;                 // its view
+  const ui = { offer: {}, exTeam: null, exPick: [], version: 0 };
+  const pending = new Set();
+
+  function bump() { ui.version += 1; if (S) render(S); }
+  /** What the game waits for, from `legal`: {step, entry} (step null when nothing). */
+  const STEPS = ['declare', 'choose', 'question', 'verdict', 'pick', 'end_turn', 'written', 'argument'];
+  L.stepOf = function (legal) {
+    for (const s of STEPS) {
+      const entry = (legal || []).find((e) => e.do === s);
+      if (entry) return { step: s, entry: entry };
+    }
+    return { step: null, entry: null };
+  };
+
+  /** Send an action once at a time (a double click is not sent twice). */
+  function send(action) {
+    const key = JSON.stringify(action);
+    if (pending.has(key)) return Promise.resolve(null);
+    pending.add(key);
+    return L.do(action).then((ack) => { pending.delete(key); return ack; });
+  }
+
+  function btn(testid, label, action, cls, title) {
+    return h('button', { type: 'button', testid: testid, class: cls || '', title: title,
+      onclick: () => (typeof action === 'function' ? action() : send(action)) }, label);
+  }
+  const teamText = (n) => L.teamText(V, n);
+  const teamLabel = (n) => L.teamLabel(V, n);
+  const sigOf = (...parts) => JSON.stringify([S.seq, ui.version, ...parts]);
+
+  /* ---- top bar: round, order, mode ------------------------------------ */
+  function renderBar() {
+    L.section($('bar'), sigOf(), () => {
+      const turn = V.turn;
+      const order = h('ol', { class: 'order', 'aria-label': t('order.title') },
+        V.order.map((n, i) => h('li', {
+          testid: 'order-' + n,
+          class: (n === turn.host && !V.over ? 'host' : '') + (i < V.position || V.over ? ' done' : ''),
+          'aria-current': n === turn.host && !V.over ? 'step' : null,
+        }, L.chip(n), h('span', { class: 'tname' }, L.teamName(V, n)))));
+      return [
+        h('span', { class: 'round', testid: 'round' },
+          V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })),
+        h('span', { class: 'dir' }, V.round % 2 ? '→' : '←'),
+        order,
+        V.over ? null : h('span', { class: 'mode badge', testid: 'mode' },
+          turn.mode ? L.mode(turn.mode) : t('round.allows', { modes: V.round_modes.map(L.mode).join(' / ') })),
+        V.individual && !V.over ? h('span', { class: 'badge warn' }, t('round.individual')) : null,
+        h('span', { class: 'muted' }, t('turn.n', { n: turn.number })),
+      ];
+    });
+  }
+
+  /* ---- what the game waits for, and the roles -------------------------- */
+  function waiting() {
+    const turn = V.turn;
+    const { step, entry } = L.stepOf(S.legal);
+    const lines = [];
+    let who = null;
+    if (V.over) return { who: null, lines: [t('wait.over')] };
+    switch (step) {
+      case 'declare': who = turn.host; lines.push(t('wait.declare', { team: teamText(turn.host) })); break;
+      case 'choose': {
+        who = turn.chooser;
+        lines.push(t('wait.choose', { team: teamText(turn.chooser) }));
+        const d = L.legal(S, 'desvio');
+        if (d) lines.push(t('wait.desvio_open', { team: teamText(d.teams[0]) }));
+        const s = L.legal(S, 'seguro');
+        if (s) lines.push(t('wait.seguro_open', { team: teamText(s.teams[0]) }));
+        break;
+      }
+      case 'question': lines.push(t('wait.question')); break;
+      case 'verdict':
+        who = L.legal(S, 'write') ? turn.secondary : turn.primary;
+        if (L.legal(S, 'write')) lines.push(t('wait.write', { team: teamText(turn.secondary) }));
+        else if (turn.secondary) lines.push(t(turn.has_written ? 'wait.write_locked' : 'wait.write_none', { team: teamText(turn.secondary) }));
+        lines.push(t('wait.verdict', { team: teamText(turn.primary) }));
+        break;
+      case 'pick': who = entry.teams[0]; lines.push(t('wait.pick', { team: teamText(entry.teams[0]) })); break;
+      case 'end_turn': lines.push(t('wait.end_turn')); break;
+      case 'written': lines.push(t('wait.written', { team: teamText(turn.secondary) })); break;
+      case 'argument': who = turn.secondary; lines.push(t('wait.argument', { team: teamText(turn.secondary) })); break;
+      default: break;
+    }
+    if (L.legal(S, 'elijo') && (step === 'declare' || step === 'choose')) lines.push(t('wait.elijo_open'));
+    return { who: who, lines: lines };
+  }
+
+  function renderStatus() {
+    L.section($('status'), sigOf(), () => {
+      const turn = V.turn;
+      const w = waiting();
+      const out = [h('div', { class: 'waiting', testid: 'waiting' },
+        w.who ? L.chip(w.who) : h('span', { class: 'chip gm' }, t('role.gm_short')),
+        h('div', null, w.lines.map((line, i) => h(i ? 'p' : 'strong', { class: i ? 'sub' : '' }, line))))];
+      if (!V.over) {
+        const roles = [['role-host', t('role.host'), turn.host]];
+        if (turn.mode && turn.mode !== 'normal') {
+          roles.push(['role-challenged', t('role.challenged'), turn.target]);
+        }
+        if (turn.mode) roles.push(['role-primary', t('role.primary'), turn.primary]);
+        if (turn.secondary) roles.push(['role-secondary', t('role.secondary'), turn.secondary]);
+        roles.push(['role-chooser', t('role.chooser'), turn.chooser]);
+        out.push(h('dl', { class: 'roles' }, roles.map(([id, label, n]) => h('div', { testid: id },
+          h('dt', null, label), h('dd', null, n ? teamLabel(n) : '—')))));
+        const played = [];
+        if (turn.desvio_by) played.push(t('played.desvio', { team: teamText(turn.desvio_by), from: teamText(turn.first_target), to: teamText(turn.target) }));
+        if (turn.seguro_by) played.push(t('played.seguro', { team: teamText(turn.seguro_by) }));
+        if (turn.elijo_by) played.push(t('played.elijo', { team: teamText(turn.elijo_by) }));
+        if (played.length) out.push(h('ul', { class: 'played' }, played.map((p) => h('li', null, p))));
+        if (turn.awards.length) out.push(h('p', { class: 'awards' }, h('strong', null, t('turn.awards') + ': '), awardsText(turn.awards)));
+      } else {
+        out.push(ranking(V.standings || []));
+      }
+      return out;
+    });
+  }
+
+  function awardsText(awards) {
+    if (!awards || !awards.length) return '—';
+    return awards.map(([n, what]) => t('team.n', { n: n }) + ': ' + L.card(what)).join(' · ');
+  }
+
+  function ranking(rows) {
+    return h('table', { class: 'rank' },
+      h('thead', null, h('tr', null, ['rank.place', 'rank.team', 'rank.score', 'rank.cards', 'rank.pifies'].map((k) => h('th', null, t(k))))),
+      h('tbody', null, rows.map((r, i) => h('tr', { testid: 'rank-' + (i + 1), 'data-team': r.team, 'data-rank': r.rank },
+        h('td', null, String(r.rank)), h('td', null, teamLabel(r.team)), h('td', null, L.num(r.score)),
+        h('td', null, String(r.cards)), h('td', null, String(r.pifies))))));
+  }
+
+  /* ---- question: the chosen author and type, text, answer, sealed answer */
+  function renderQuestion() {
+    $('question').hidden = V.over;
+    L.section($('question'), sigOf(), () => {
+      const turn = V.turn;
+      const out = [h('h2', null, t('question.title'))];
+      if (turn.author) {
+        out.push(h('p', { testid: 'choice', class: 'choice' },
+          h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
+      } else out.push(h('p', { class: 'muted' }, t('question.not_chosen')));
+      const q = turn.question;
+      if (q) {
+        out.push(h('p', { class: 'qtext', testid: 'question-text' }, q.text));
+        out.push(h('div', { class: 'answer' }, h('strong', null, t('question.answer') + ': '),
+          h('span', { testid: 'question-answer' }, q.answer || '')));
+        if (q.notes) out.push(h('p', { class: 'notes muted', testid: 'question-notes' }, q.notes));
+        out.push(h('p', { class: 'muted small' }, 'id: ' + q.id));
+      }
+      if (turn.secondary) {
+        const sealed = turn.verdict == null;
+        out.push(h('div', { class: 'written' + (sealed ? ' sealed' : '') },
+          h('strong', null, t(sealed ? 'written.sealed_by' : 'written.by', { team: teamText(turn.secondary) })),
+          ' ', turn.locked ? h('span', { class: 'badge' }, t('written.locked')) : null,
+          h('div', { class: 'wtext', testid: 'written-live' },
+            turn.written != null && turn.written.trim() !== '' ? turn.written : t('written.none')),
+          turn.written_correct != null ? h('span', { class: 'badge' }, t(turn.written_correct ? 'written.correct' : 'written.incorrect')) : null));
+      }
+      return out;
+    });
+  }
+
+  /* ---- the actions `legal` offers --------------------------------------- */
+  function declareBlock(entry) {
+    const modes = entry.options.modes || {};
+    const host = entry.teams[0] || V.turn.host;
+    const out = [h('h3', null, t('act.declare_for', { team: teamText(host) }))];
+    for (const mode of ['normal', 'simple', 'risky']) {
+      if (!(mode in modes)) continue;
+      if (mode === 'normal') {
+        out.push(h('div', { class: 'row' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary')));
+      } else {
+        out.push(h('div', { class: 'row' }, h('span', { class: 'lbl' }, L.mode(mode) + ' →'),
+          modes[mode].map((n) => btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)],
+            { do: 'declare', mode: mode, target: n }, 'primary'))));
+      }
+    }
+    return out;
+  }
+
+  function chooseBlock(entry) {
+    const choices = entry.options.choices || [];
+    const authors = Array.from(new Set(choices.map((c) => c.author)));
+    let author = L.drafts['choose-author'];
+    if (!authors.includes(author)) author = authors[0];
+    L.drafts['choose-author'] = author;
+    const types = choices.filter((c) => c.author === author);
+    let type = L.drafts['choose-type'];
+    if (!types.some((c) => c.type === type)) type = types.length ? types[0].type : '';
+    L.drafts['choose-type'] = type;
+    const authorSel = h('select', { testid: 'choose-author', value: author, onchange: (e) => { L.drafts['choose-author'] = e.target.value; bump(); } },
+      authors.map((a) => h('option', { value: a }, a + ' (' + choices.filter((c) => c.author === a).reduce((s, c) => s + c.left, 0) + ')')));
+    const typeSel = h('select', { testid: 'choose-type', value: type, onchange: (e) => { L.drafts['choose-type'] = e.target.value; } },
+      types.map((c) => h('option', { value: c.type }, L.qtype(c.type) + ' — ' + t('choose.left', { n: c.left }))));
+    return [h('h3', null, t('act.choose_for', { team: teamText(entry.teams[0] || V.turn.chooser) })),
+      choices.length ? h('div', { class: 'row' }, authorSel, typeSel,
+        btn('choose-send', t('act.choose'), () => send({ do: 'choose', author: authorSel.value, type: typeSel.value }), 'primary'))
+        : h('p', { class: 'error' }, t('choose.none_left'))];
+  }
+
+  function questionInfo(entry, id) {
+    // The server sends the GM the unused questions of the choice as `candidates`.
+    const qs = S.candidates || entry.options.questions;
+    if (!qs) return null;
+    if (Array.isArray(qs)) return qs.find((q) => q.id === id) || null;
+    return qs[id] || null;
+  }
+
+  function questionBlock(entry) {
+    const ids = entry.options.ids || [];
+    const key = V.turn.number + '|' + ids.join(',');
+    if (!(key in ui.offer)) ui.offer = { [key]: Math.floor(Math.random() * Math.max(ids.length, 1)) };
+    const id = ids.length ? ids[ui.offer[key] % ids.length] : null;
+    const q = id ? questionInfo(entry, id) : null;
+    const out = [h('h3', null, t('act.question', { n: ids.length }))];
+    if (!id) { out.push(h('p', { class: 'error' }, t('choose.none_left'))); return out; }
+    out.push(h('div', { class: 'offer' },
+      h('p', { class: 'muted small', testid: 'question-id' }, id),
+      q ? h('p', { class: 'qtext', testid: 'question-offer-text' }, q.text) : null,
+      q ? h('p', { class: 'answer' }, h('strong', null, t('question.answer') + ': '),
+        h('span', { testid: 'question-offer-answer' }, q.answer || '')) : null,
+      q && q.notes ? h('p', { class: 'notes muted' }, q.notes) : null));
+    out.push(h('div', { class: 'row' },
+      btn('question-read', t('act.read'), { do: 'question', id: id }, 'primary', 'Q'),
+      ids.length > 1 ? btn('question-other', t('act.other', { n: ids.length }), () => { ui.offer[key] += 1; bump(); }, '', 'O') : null));
+    return out;
+  }
+
+  function writeBlock(entry) {
+    const team = entry.teams[0] || V.turn.secondary;
+    const isVF = V.turn.type === 'vf';
+    const box = L.field(V.turn.type === 'abierta' ? 'textarea' : 'input', {
+      testid: 'write-text', rows: 3, maxlength: 2000, placeholder: t('write.placeholder.' + (V.turn.type || 'abierta')),
+    });
+    return [h('h3', null, t('act.write_for', { team: teamText(team) })),
+      isVF ? h('div', { class: 'row' },
+        btn('write-true', t('write.true'), { do: 'write', team: team, text: 'V' }),
+        btn('write-false', t('write.false'), { do: 'write', team: team, text: 'F' })) : null,
+      h('div', { class: 'row' }, box,
+        btn('write-send', t('act.write'), () => send({ do: 'write', team: team, text: box.value }).then((ack) => {
+          if (ack && ack.ok) { L.drafts['write-text'] = ''; box.value = ''; }
+        })))];
+  }
+
+  function exchangeBlock(entry) {
+    const opts = entry.options;
+    const teams = Object.keys(opts.cards || {}).map(Number);
+    if (!teams.length) return [];
+    if (!teams.includes(ui.exTeam)) { ui.exTeam = teams[0]; ui.exPick = []; }
+    const cards = opts.cards[String(ui.exTeam)] || [];
+    ui.exPick = ui.exPick.filter((i) => i < cards.length);
+    const take = h('select', { testid: 'exchange-take', value: L.drafts['exchange-take'] || opts.take[0],
+      onchange: (e) => { L.drafts['exchange-take'] = e.target.value; } },
+    opts.take.map((c) => h('option', { value: c }, L.special(c))));
+    return [h('details', { class: 'exchange', open: ui.exOpen, ontoggle: (e) => { ui.exOpen = e.target.open; } },
+      h('summary', null, t('exchange.title', { n: opts.cost })),
+      h('div', { class: 'row' },
+        h('select', { testid: 'exchange-team', value: String(ui.exTeam),
+          onchange: (e) => { ui.exTeam = Number(e.target.value); ui.exPick = []; bump(); } },
+        teams.map((n) => h('option', { value: String(n) }, teamText(n))))),
+      h('div', { class: 'row cardpick' }, cards.map((c, i) => h('button', {
+        type: 'button', testid: 'exchange-card-' + i, class: ui.exPick.includes(i) ? 'on' : '',
+        'aria-pressed': ui.exPick.includes(i) ? 'true' : 'false',
+        onclick: () => {
+          ui.exPick = ui.exPick.includes(i) ? ui.exPick.filter((x) => x !== i) : ui.exPick.concat([i]).slice(-opts.cost);
+          bump();
+        },
+      }, L.card(c)))),
+      h('div', { class: 'row' }, t('exchange.take'), take,
+        h('button', { type: 'button', testid: 'exchange-send', class: 'primary', disabled: ui.exPick.length !== opts.cost,
+          onclick: () => send({ do: 'exchange', team: ui.exTeam, give: ui.exPick.map((i) => cards[i]), take: take.value })
+            .then((ack) => { if (ack && ack.ok) { ui.exPick = []; bump(); } }) },
+        t('exchange.confirm'))))];
+  }
+
+  function renderActions() {
+    L.section($('actions'), sigOf(), () => {
+      const out = [h('h2', null, t('act.title'))];
+      const turn = V.turn;
+      const { step, entry } = L.stepOf(S.legal);
+      if (V.over) { out.push(h('p', null, t('wait.over'))); return out; }
+      if (step === 'declare') out.push(declareBlock(entry));
+      const desvio = L.legal(S, 'desvio');
+      if (desvio) {
+        out.push(h('h3', null, t('act.desvio_for', { team: teamText(desvio.teams[0]) })),
+          h('div', { class: 'row' }, desvio.options.targets.map((n) =>
+            btn('desvio-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'desvio', team: desvio.teams[0], target: n }))));
+      }
+      const seguro = L.legal(S, 'seguro');
+      const elijo = L.legal(S, 'elijo');
+      if (seguro || elijo) {
+        out.push(h('div', { class: 'row specials' },
+          seguro ? btn('seguro', t('act.seguro_for', { team: teamText(seguro.teams[0]) }), { do: 'seguro', team: seguro.teams[0] }) : null,
+          elijo ? [h('span', { class: 'lbl' }, L.special('elijo') + ':'), elijo.teams.map((n) =>
+            btn('elijo-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'elijo', team: n }))] : null));
+      }
+      if (step === 'choose') out.push(chooseBlock(entry));
+      if (step === 'question') out.push(questionBlock(entry));
+      if (step === 'verdict') {
+        const write = L.legal(S, 'write');
+        if (write) out.push(writeBlock(write));
+        out.push(h('h3', null, t('act.verdict_for', { team: teamText(turn.primary) })),
+          h('div', { class: 'row verdicts' },
+            btn('verdict-full', '1 · ' + L.verdict('full'), { do: 'verdict', result: 'full' }, 'good big'),
+            btn('verdict-half', '2 · ' + L.verdict('half'), { do: 'verdict', result: 'half' }, 'big'),
+            btn('verdict-wrong', '3 · ' + L.verdict('wrong'), { do: 'verdict', result: 'wrong' }, 'bad big'),
+            L.legal(S, 'time_up') && turn.secondary ? btn('time-up', t('act.time_up'), { do: 'time_up' }) : null));
+      }
+      if (step === 'pick') {
+        const team = entry.teams[0];
+        out.push(h('h3', null, t('act.pick_for', { team: teamText(team) })),
+          h('div', { class: 'row' },
+            btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: team, card: 'author' }, 'primary'),
+            btn('pick-type', t('pick.type', { name: L.qtype(turn.type) }), { do: 'pick', team: team, card: 'type' }, 'primary')));
+      }
+      const written = L.legal(S, 'written');
+      if (written) {
+        const both = (written.options.correct || []).includes(true);
+        out.push(h('h3', null, t(both ? 'act.written' : 'act.written_none', { team: teamText(turn.secondary) })),
+          h('div', { class: 'row' },
+            both ? btn('written-true', t('written.correct'), { do: 'written', correct: true }, 'good') : null,
+            btn('written-false', t('written.incorrect'), { do: 'written', correct: false }, both ? 'bad' : '')));
+      }
+      if (L.legal(S, 'argument')) {
+        out.push(h('h3', null, t('act.argument', { team: teamText(turn.secondary) })),
+          h('div', { class: 'row' },
+            btn('argument-good', t('argument.good'), { do: 'argument', result: 'good' }, 'good'),
+            btn('argument-poor', t('argument.poor'), { do: 'argument', result: 'poor' }, 'bad')));
+      }
+      if (L.legal(S, 'end_turn')) {
+        out.push(h('div', { class: 'row' }, btn('end-turn', t('act.end_turn'), { do: 'end_turn' }, 'primary big', 'E')));
+      }
+      const exchange = L.legal(S, 'exchange');
+      if (exchange) out.push(exchangeBlock(exchange));
+      if (L.legal(S, 'end_game')) {
+        out.push(h('div', { class: 'row end' }, btn('end-game', t('act.end_game'), () => {
+          if (window.confirm(t('act.end_game_confirm'))) send({ do: 'end_game' });
+        }, 'bad')));
+      }
+      return out;
+    });
+  }
+
+  /* ---- spokespersons and representatives --------------------------------- */
+  function renderPeople() {
+    const sp = L.legal(S, 'spokesperson');
+    const rep = L.legal(S, 'representative');
+    const box = $('people');
+    box.hidden = (!sp && !rep) || V.over;
+    if (box.hidden) return;
+    L.section(box, sigOf(), () => {
+      const turn = V.turn;
+      const row = (kind, n, current) => {
+        const f = L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200, 'aria-label': t('people.' + kind) + ' ' + teamText(n) });
+        const go = () => {
+          if (!f.value.trim()) return;
+          send({ do: kind, team: n, name: f.value.trim() }).then((ack) => {
+            if (ack && ack.ok) { L.drafts[kind + '-' + n] = ''; f.value = ''; }
+          });
+        };
+        f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+        return h('div', { class: 'row person' }, f, btn(kind + '-' + n + '-send', '✓', go, '', t('people.save')));
+      };
+      return [h('h2', null, t(rep ? 'people.title_individual' : 'people.title')),
+        h('table', { class: 'people' },
+          h('thead', null, h('tr', null, h('th', null, t('rank.team')), sp ? h('th', null, t('people.spokesperson')) : null,
+            rep ? h('th', null, t('people.representative')) : null)),
+          h('tbody', null, V.teams.map((tm) => h('tr', null,
+            h('td', null, teamLabel(tm.team)),
+            sp ? h('td', null, h('span', { class: 'current' }, turn.spokespersons[String(tm.team)] || ''), row('spokesperson', tm.team, turn.spokespersons[String(tm.team)])) : null,
+            rep ? h('td', null, h('span', { class: 'current' }, turn.representatives[String(tm.team)] || ''), row('representative', tm.team, turn.representatives[String(tm.team)])) : null))))];
+    });
+  }
+
+  /* ---- timer ------------------------------------------------------------ */
+  function timerOp(op, seconds) {
+    const payload = seconds ? { op: op, seconds: seconds } : { op: op };
+    return L.emit('timer', payload, false).then((ack) => { if (ack && ack.ok === false) L.flash(ack); });
+  }
+  function renderTimer() {
+    const timer = S.timer || { state: 'idle' };
+    $('timer-display').closest('section').hidden = V.over;
+    // The timer runs only while the teams deliberate (the server refuses it otherwise).
+    const deliberating = L.stepOf(S.legal).step === 'verdict';
+    L.section($('timer-buttons'), JSON.stringify([timer.state, V.over, deliberating]), () => {
+      const st = timer.state;
+      if (!deliberating) return [h('p', { class: 'muted small' }, t('timer.when'))];
+      return [
+        st === 'idle' ? btn('timer-start', t('timer.start'), () => timerOp('start'), 'primary', 'S') : null,
+        st === 'running' ? btn('timer-pause', t('timer.pause'), () => timerOp('pause'), '', 'S') : null,
+        st === 'paused' ? btn('timer-resume', t('timer.resume'), () => timerOp('resume'), 'primary', 'S') : null,
+        btn('timer-extend', t('timer.extend'), () => timerOp('extend', 30), '', '+'),
+        st !== 'idle' ? btn('timer-restart', t('timer.restart'), () => timerOp('restart')) : null,
+      ];
+    });
+    tick();
+  }
+  function tick() {
+    if (!S) return;
+    const c = L.countdown(S.timer);
+    const el = $('timer-display');
+    el.textContent = c.text;
+    el.className = 'bigtime ' + c.state + (c.running && c.seconds <= 10 ? ' low' : '') + (c.expired ? ' expired' : '');
+  }
+  L.onTick(tick);
+
+  /* ---- undo / redo ------------------------------------------------------- */
+  function renderTools() {
+    $('tools').hidden = !L.legal(S, 'undo') && !L.legal(S, 'redo');
+    L.section($('tools'), sigOf(), () => [
+      h('button', { type: 'button', testid: 'undo', hidden: !L.legal(S, 'undo'), title: 'U', onclick: () => send({ do: 'undo' }) }, '↶ ' + t('act.undo')),
+      h('button', { type: 'button', testid: 'redo', hidden: !L.legal(S, 'redo'), title: 'R', onclick: () => send({ do: 'redo' }) }, '↷ ' + t('act.redo')),
+    ]);
+  }
+
+  /* ---- scoreboard with devices -------------------------------------------- */
+  function specials(sp) {
+    return ['desvio', 'seguro', 'elijo'].map((c) => h('span', { class: 'sp', title: L.special(c) }, t('special.short.' + c) + (sp[c] || 0)));
+  }
+  function renderScores() {
+    const devices = S.devices || {};
+    L.section($('scores'), sigOf(devices), () => [
+      h('h2', null, t('score.title')),
+      h('table', { class: 'scores' },
+        h('thead', null, h('tr', null, ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special', 'score.devices']
+          .map((k) => h('th', null, t(k))))),
+        h('tbody', null, V.teams.map((tm) => h('tr', { testid: 'team-row-' + tm.team, class: tm.team === V.turn.host && !V.over ? 'host' : '' },
+          h('td', null, teamLabel(tm.team),
+            tm.markers.length ? h('div', null, tm.markers.map((m) => h('span', { class: 'badge', title: t('score.markers') }, L.mode(m)))) : null,
+            tm.cards.length ? h('div', { class: 'small muted' }, L.countCards(tm.cards).map(([c, k]) => L.card(c) + (k > 1 ? ' ×' + k : '')).join(', ')) : null),
+          h('td', { class: 'num score', testid: 'score-team-' + tm.team }, L.num(tm.score)),
+          h('td', { class: 'num' }, String(tm.cards.length)),
+          h('td', { class: 'num' }, String(tm.pifies)),
+          h('td', { class: 'specials' }, specials(tm.special)),
+          h('td', { class: 'num', testid: 'devices-' + tm.team },
+            h('span', { class: 'dot ' + (devices[String(tm.team)] ? 'on' : 'off'), 'aria-hidden': 'true' }),
+            String(devices[String(tm.team)] || 0))))))]);
+  }
+
+  /* ---- exchange requests ------------------------------------------------ */
+  function renderRequests() {
+    const reqs = S.exchange_requests || [];
+    const box = $('requests');
+    box.hidden = !reqs.length;
+    L.section(box, sigOf(reqs), () => [h('h2', null, t('exchange.requests')),
+      reqs.map((r) => h('div', { class: 'request', testid: 'exchange-request-' + r.team },
+        h('p', null, teamLabel(r.team), ' ', t('exchange.gives'), ' ', h('strong', null, r.give.map(L.card).join(', ')),
+          ' → ', h('strong', null, L.special(r.take))),
+        h('div', { class: 'row' },
+          btn('exchange-confirm-' + r.team, t('exchange.confirm'), { do: 'exchange', team: r.team, give: r.give, take: r.take }, 'primary'),
+          btn('exchange-dismiss-' + r.team, t('exchange.dismiss'), () =>
+            L.emit('dismiss_exchange', { team: r.team }, true).then((ack) => { if (ack && ack.ok === false) L.flash(ack); })))))]);
+  }
+
+  /* ---- adjust a score ----------------------------------------------------- */
+  function renderAdjust() {
+    const can = !!L.legal(S, 'adjust');
+    L.section($('adjust'), sigOf(can), () => {
+      const team = L.field('select', { testid: 'adjust-team', 'aria-label': t('rank.team'), value: String(V.teams[0].team) },
+        V.teams.map((tm) => h('option', { value: String(tm.team) }, teamText(tm.team))));
+      const points = L.field('input', { testid: 'adjust-points', type: 'number', step: '0.5', placeholder: '±0.5', 'aria-label': t('adjust.points'), class: 'short' });
+      const reason = L.field('input', { testid: 'adjust-reason', placeholder: t('adjust.reason'), maxlength: 500, 'aria-label': t('adjust.reason') });
+      const go = () => {
+        const p = Number(points.value);
+        if (!points.value || !isFinite(p) || p === 0) { L.flash({ error: 'format', message: t('adjust.need_points') }); return; }
+        if (!reason.value.trim()) { L.flash({ error: 'R-P3', message: t('adjust.need_reason') }); return; }
+        send({ do: 'adjust', team: Number(team.value), points: p, reason: reason.value.trim() }).then((ack) => {
+          if (ack && ack.ok) { L.drafts['adjust-points'] = ''; L.drafts['adjust-reason'] = ''; points.value = ''; reason.value = ''; }
+        });
+      };
+      return [h('h2', null, t('adjust.title')),
+        can ? h('div', { class: 'row' }, team, points, reason, btn('adjust-send', t('adjust.send'), go)) : null];
+    });
+  }
+
+  /* ---- history and adjustments ------------------------------------------- */
+  function renderHistory() {
+    L.section($('history'), sigOf(), () => {
+      const rows = V.history.slice().reverse();
+      const out = [h('h2', null, t('history.title'))];
+      if (!rows.length) out.push(h('p', { class: 'muted' }, t('history.empty')));
+      else {
+        out.push(h('table', { class: 'history' },
+          h('thead', null, h('tr', null, ['history.turn', 'history.round', 'role.host', 'history.mode', 'history.question', 'history.verdict', 'history.written', 'history.awards']
+            .map((k) => h('th', null, t(k))))),
+          h('tbody', null, rows.map((r) => h('tr', { testid: 'history-turn-' + r.turn },
+            h('td', { class: 'num' }, String(r.turn)),
+            h('td', { class: 'num' }, String(r.round)),
+            h('td', null, L.chip(r.host)),
+            h('td', null, r.mode ? L.mode(r.mode) : '—',
+              r.challenged ? [' → ', L.chip(r.challenged)] : null,
+              r.desvio_by ? h('div', { class: 'small muted' }, t('special.desvio') + ': ' + r.first_target + '→' + r.challenged) : null,
+              r.seguro_by ? h('div', { class: 'small muted' }, t('special.seguro') + ': ' + r.seguro_by) : null,
+              r.elijo_by ? h('div', { class: 'small muted' }, t('special.elijo') + ': ' + r.elijo_by) : null),
+            h('td', null, r.author ? h('strong', null, r.author + ' · ' + L.qtype(r.type)) : '—',
+              r.question_text ? h('div', { class: 'small' }, r.question_text) : null),
+            h('td', null, r.verdict ? L.verdict(r.verdict) : '—',
+              r.argument ? h('div', { class: 'small' }, t('history.argument') + ': ' + t('argument.' + r.argument)) : null),
+            h('td', null, r.secondary ? [r.written != null && r.written.trim() ? r.written : t('written.none'),
+              r.written_correct != null ? h('div', { class: 'small' }, t(r.written_correct ? 'written.correct' : 'written.incorrect')) : null] : '—'),
+            h('td', null, awardsText(r.awards),
+              Object.keys(r.spokespersons || {}).length ? h('div', { class: 'small muted' }, t('people.spokesperson') + ': ' +
+                Object.entries(r.spokespersons).map(([n, name]) => n + ' ' + name).join(', ')) : null))))));
+      }
+      const adj = V.adjustments || [];
+      out.push(h('h3', null, t('adjust.log')));
+      if (!adj.length) out.push(h('p', { class: 'muted' }, t('adjust.none')));
+      else {
+        out.push(h('ul', { class: 'adjlog' }, adj.map((a, i) => h('li', { testid: 'adjustment-' + i },
+          t('history.turn') + ' ' + a.turn + ' · ', L.chip(a.team), ' ', h('strong', null, L.signed(a.points)), ' — ', a.reason))));
+      }
+      return out;
+    });
+  }
+
+  function render(state) {
+    S = state;
+    V = state.view;
+    renderBar();
+    renderStatus();
+    renderQuestion();
+    renderActions();
+    renderPeople();
+    renderTimer();
+    renderTools();
+    renderScores();
+    renderRequests();
+    renderAdjust();
+    renderHistory();
+    document.title = (V.over ? '■ ' : '') + page.name + ' · ' + t('round.n_of', { n: V.round, total: V.rounds });
+  }
+
+  /* ---- keyboard shortcuts: press the button when it is on screen ---------- */
+  const KEYS = { 1: ['verdict-full'], 2: ['verdict-half'], 3: ['verdict-wrong'], u: ['undo'], r: ['redo'],
+    e: ['end-turn'], s: ['timer-start', 'timer-pause', 'timer-resume'], q: ['question-read'],
+    o: ['question-other'], '+': ['timer-extend'] };
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    const tag = (e.target && e.target.tagName) || '';
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (e.target && e.target.isContentEditable)) return;
+    const ids = KEYS[e.key.toLowerCase()];
+    if (!ids) return;
+    for (const id of ids) {
+      const b = document.querySelector('[data-testid="' + id + '"]');
+      if (b && !b.disabled && !b.hidden && b.offsetParent !== null) { e.preventDefault(); b.click(); return; }
+    }
+  });
+
+  const socket = L.connect({ role: 'gm', game: page.game }, render);
+  // The console session ended (the server forgot it): log in again, then come back here.
+  socket.on('connect_error', (err) => {
+    if (err && /^auth/.test(err.message || '') && !S) window.location.href = '/console/login?next=' + encodeURIComponent(window.location.pathname);
+  });
+}());

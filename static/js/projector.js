@@ -1,0 +1,209 @@
+/* projector.js: the room's screen (templates/projector.html). Watches only.
+ *
+ * Before the game's first declaration: the join panel (QR codes, numbers,
+ * names, colours, codes). Then the round, the serpentine order with the host,
+ * the mode and roles, the chosen author and type, the question once read, the
+ * countdown, the written answer once the verdict reveals it, the scoreboard.
+ * At the end: the podium and the ranking (ranks shared on ties).
+ *
+ * Test ids:
+ *   (template) proj-game, round, order, sound-toggle, join-panel, join-N, join-code-N,
+ *     stage, proj-turn, countdown, proj-reveal, final, scoreboard
+ *   order-N (li, class "host" on the host), proj-host, proj-mode, proj-roles,
+ *   proj-waiting, proj-choice, proj-question, proj-verdict, proj-written, proj-awards,
+ *   score-team-N (row; .score cell), podium, podium-N (N = 1, 2, 3 places), rank-I,
+ *   final-chart (the score line of static/js/charts.js, when the state carries `results`)
+ */
+(function () {
+  'use strict';
+  const L = window.Live;
+  const { t, h } = L;
+  const page = L.readJSON('page', {});
+  const $ = (id) => document.getElementById(id);
+  let S = null;
+  let V = null;
+
+  const teamText = (n) => L.teamText(V, n);
+  const label = (n) => L.teamLabel(V, n);
+
+  /* ---- sound: a beep when time is up (Web Audio, no file) ---------------- */
+  let audio = null;
+  let soundOn = false;
+  let wasRunning = false;
+  const soundBtn = $('sound');
+  soundBtn.addEventListener('click', () => {
+    soundOn = !soundOn;
+    if (soundOn && !audio) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (Ctx) audio = new Ctx();
+    }
+    if (audio && audio.state === 'suspended') audio.resume();
+    soundBtn.textContent = t(soundOn ? 'proj.sound_on' : 'proj.sound_off');
+    soundBtn.setAttribute('aria-pressed', String(soundOn));
+    if (soundOn) beep(1);
+  });
+  function beep(times) {
+    if (!soundOn || !audio) return;
+    const now = audio.currentTime;
+    for (let i = 0; i < times; i++) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = i === times - 1 ? 660 : 880;
+      const start = now + i * 0.35;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.4, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + (i === times - 1 ? 0.6 : 0.25));
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.7);
+    }
+  }
+
+  /* ---- header ------------------------------------------------------------ */
+  function renderHead() {
+    $('round').textContent = V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds }) +
+      (V.individual ? ' · ' + t('round.individual') : '');
+    L.section($('order'), JSON.stringify([V.order, V.position, V.turn.host, V.over]), () =>
+      V.order.map((n, i) => h('li', {
+        testid: 'order-' + n,
+        class: (n === V.turn.host && !V.over ? 'host' : '') + (i < V.position || V.over ? ' done' : ''),
+        title: L.teamName(V, n),
+      }, L.chip(n), n === V.turn.host && !V.over ? h('span', { class: 'tname' }, L.teamName(V, n)) : null)));
+  }
+
+  function waitText() {
+    const turn = V.turn;
+    if (!turn.mode) return t('wait.declare', { team: teamText(turn.host) });
+    if (!turn.author) return t('wait.choose', { team: teamText(turn.chooser) });
+    if (!turn.question) return t('wait.question');
+    if (!turn.verdict) return turn.secondary ? t('proj.deliberate_write', { team: teamText(turn.secondary), primary: teamText(turn.primary) })
+      : t('wait.verdict', { team: teamText(turn.primary) });
+    return '';
+  }
+
+  /* ---- the turn: who, what, the question (left); the moment (right) ------- */
+  function renderTurn() {
+    L.section($('turn'), String(S.seq), () => {
+      const turn = V.turn;
+      const out = [h('div', { class: 'phost', testid: 'proj-host' }, h('span', { class: 'plabel' }, t('role.host')), label(turn.host),
+        turn.mode ? h('span', { class: 'pmode', testid: 'proj-mode' }, h('strong', null, L.mode(turn.mode)),
+          turn.target ? [' → ', label(turn.target)] : null) : null)];
+      const roles = [];
+      if (turn.mode) {
+        if (turn.desvio_by) roles.push([L.special('desvio') + ': ', L.chip(turn.first_target), ' → ', L.chip(turn.target)]);
+        roles.push([t('proj.answers_short') + ': ', label(turn.primary)]);
+        if (turn.secondary) roles.push([t('proj.writes_short') + ': ', label(turn.secondary)]);
+        if (turn.seguro_by) roles.push([L.special('seguro') + ': ', L.chip(turn.seguro_by)]);
+      }
+      if (turn.elijo_by) roles.push([L.special('elijo') + ': ', L.chip(turn.elijo_by)]);
+      if (roles.length) out.push(h('ul', { class: 'proles', testid: 'proj-roles' }, roles.map((r) => h('li', null, r))));
+      if (turn.author) {
+        out.push(h('div', { class: 'pchoice', testid: 'proj-choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
+      }
+      if (turn.question) out.push(h('blockquote', { class: 'pquestion' + (turn.question.text.length > 220 ? ' long' : ''), testid: 'proj-question' }, turn.question.text));
+      const w = waitText();
+      if (w) out.push(h('p', { class: 'pwait', testid: 'proj-waiting' }, w));
+      return out;
+    });
+    L.section($('reveal'), String(S.seq), () => {
+      const turn = V.turn;
+      const out = [];
+      if (turn.verdict) {
+        out.push(h('div', { class: 'pverdict v-' + turn.verdict, testid: 'proj-verdict' },
+          h('span', { class: 'plabel' }, t('turn.verdict')), h('strong', null, L.verdict(turn.verdict))));
+        if (turn.secondary) {
+          const text = turn.written != null && turn.written.trim() ? turn.written : t('written.none');
+          const vf = turn.type === 'vf' && L.has('write.vf.' + text.trim().toUpperCase());
+          out.push(h('div', { class: 'pwritten', testid: 'proj-written' },
+            h('span', { class: 'plabel' }, t('written.by', { team: teamText(turn.secondary) })),
+            h('div', { class: 'ptext' }, vf ? t('write.vf.' + text.trim().toUpperCase()) : text),
+            turn.written_correct != null ? h('span', { class: 'badge ' + (turn.written_correct ? 'ok' : 'ko') },
+              t(turn.written_correct ? 'written.correct' : 'written.incorrect')) : null,
+            turn.argument ? [' ', h('span', { class: 'badge' }, t('argument.' + turn.argument))] : null));
+        }
+      }
+      if (turn.awards.length) {
+        out.push(h('ul', { class: 'pawards', testid: 'proj-awards' }, turn.awards.map(([n, what]) =>
+          h('li', { class: what === 'pifie' ? 'neg' : 'pos' }, L.chip(n), ' ', L.card(what)))));
+      }
+      return out;
+    });
+  }
+
+  /* ---- scoreboard and final ranking ---------------------------------------- */
+  function renderBoard() {
+    L.section($('board'), String(S.seq), () => h('table', { class: 'pscores' },
+      h('thead', null, h('tr', null, ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special']
+        .map((k) => h('th', null, t(k))))),
+      h('tbody', null, V.teams.map((tm) => h('tr', { testid: 'score-team-' + tm.team, class: tm.team === V.turn.host && !V.over ? 'host' : '' },
+        h('td', null, label(tm.team), tm.markers.length ? h('div', { class: 'pmarkers', title: t('score.markers') },
+          tm.markers.map((m) => h('span', { class: 'badge' }, L.mode(m)))) : null),
+        h('td', { class: 'num score' }, L.num(tm.score)),
+        h('td', { class: 'num' }, String(tm.cards.length)),
+        h('td', { class: 'num' }, String(tm.pifies)),
+        h('td', { class: 'psp' }, ['desvio', 'seguro', 'elijo'].map((c) =>
+          h('span', { class: 'sp', title: L.special(c) }, t('special.short.' + c) + ' ' + (tm.special[c] || 0)))))))));
+  }
+
+  function renderFinal() {
+    const rows = V.standings || [];
+    L.section($('final'), String(S.seq), () => {
+      const top = rows.slice(0, 3);
+      const podium = h('div', { class: 'podium', testid: 'podium' }, [1, 0, 2].filter((i) => top[i]).map((i) => {
+        const r = top[i];
+        return h('div', { class: 'step p' + Math.min(r.rank, 3), testid: 'podium-' + (i + 1), 'data-team': r.team },
+          h('div', { class: 'who' }, label(r.team)),
+          h('div', { class: 'pts' }, L.num(r.score)),
+          h('div', { class: 'block' }, String(r.rank)));
+      }));
+      const ranking = h('ol', { class: 'pranking' }, rows.map((r, i) => h('li', { testid: 'rank-' + (i + 1), 'data-team': r.team, 'data-rank': r.rank },
+        h('span', { class: 'prank' }, r.rank + '.'), label(r.team), h('span', { class: 'pts' }, L.num(r.score)),
+        h('span', { class: 'small' }, t('proj.final_detail', { cards: r.cards, pifies: r.pifies })))));
+      const charts = !!(S.results && S.results.timeline && window.Charts);
+      return [h('h2', null, t('rank.title')), h('div', { class: 'pfinalgrid' + (charts ? ' with-chart' : '') },
+        h('div', null, podium, ranking),
+        charts ? h('div', { class: 'pchart', id: 'final-chart', testid: 'final-chart' }) : null)];
+    });
+    // The score line of the whole game (results.timeline), drawn by charts.js once per state.
+    const box = $('final-chart');
+    if (box && box._drawn !== S.seq) {
+      box._drawn = S.seq;
+      try {
+        window.Charts.scoreLine(box, S.results.timeline, { title: t('results.chart_scores'), round: t('results.round'), turn: t('results.turn') });
+      } catch (e) { box.hidden = true; }
+    }
+  }
+
+  function tick() {
+    if (!S) return;
+    const c = L.countdown(S.timer);
+    const el = $('countdown');
+    const show = !!V.turn.question && !V.turn.verdict;
+    el.textContent = show ? (c.state === 'idle' ? L.countdown({ state: 'idle', seconds: V.deliberation_seconds + (V.turn.extra_seconds || 0) }).text : c.text) : '';
+    el.className = 'countdown ' + c.state + (c.running && c.seconds <= 10 ? ' low' : '') + (c.expired || V.turn.locked ? ' expired' : '');
+    el.parentNode.hidden = !show;
+    // Beep once when a countdown seen running reaches zero.
+    if (c.running) wasRunning = true;
+    else if (wasRunning && c.expired && show) { wasRunning = false; beep(3); } else if (!c.expired) wasRunning = false;
+  }
+  L.onTick(tick);
+
+  function render(state) {
+    S = state;
+    V = state.view;
+    const joining = !V.over && V.turn.number === 1 && !V.turn.mode;
+    $('join').hidden = !joining;
+    $('stage').hidden = joining || V.over;
+    $('final').hidden = !V.over;
+    $('order').hidden = V.over;
+    document.body.classList.toggle('joining', joining);
+    renderHead();
+    if (!joining && !V.over) renderTurn();
+    if (V.over) renderFinal();
+    renderBoard();
+    tick();
+  }
+
+  L.connect({ role: 'projector', watch: page.watch }, render);
+}());

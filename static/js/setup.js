@@ -1,0 +1,301 @@
+/* setup.js: the set-up form of a new game (templates/console/games.html).
+ *
+ * One click with the defaults makes a valid game: four teams "Equipo 1".."Equipo 4"
+ * of four members. The settings are checked as they are typed
+ * (POST /api/check-settings); team sizes can be proposed from a number of
+ * students (GET /api/propose) and a pasted class list dealt into the teams
+ * (POST /api/deal). Submitting POSTs JSON to /console/games.
+ *
+ * Test ids:
+ *   game-name, students, propose, team-name-I, team-members-I, team-remove-I,
+ *   team-roster-I (I = 1..6), team-add, settings-check, roster-text, roster-count, deal,
+ *   bank, advanced, rounds, round-R-normal, round-R-simple, round-R-risky,
+ *   round-R-individual, round-R-seconds, seconds-all, special-desvio, special-seguro,
+ *   special-elijo, bank-desvio, bank-seguro, bank-elijo, exchange-cost, points-card,
+ *   points-consolation, points-pifie, points-risky_bonus, max-members, create-game,
+ *   create-error; (template) games, game-N, game-link-N, game-open-N, game-results-N, game-delete-N, banks-link,
+ *   record-upload, record-file, record-continue, record-submit, games-empty, logout
+ */
+(function () {
+  'use strict';
+  const L = window.Live;
+  const { t, h } = L;
+  const data = L.readJSON('setup-data', { defaults: {}, banks: [] });
+  const D = Object.assign({ rounds: 6, deliberation_seconds: 60, exchange_cost: 3, max_members: 6,
+    special_cards: { desvio: 1, seguro: 1, elijo: 1 }, bank_special_cards: { desvio: 6, seguro: 6, elijo: 6 },
+    points: { card: 1, consolation: 0.5, pifie: -0.5, risky_bonus: 4 } }, data.defaults || {});
+  const SPECIAL = ['desvio', 'seguro', 'elijo'];
+  const POINTS = ['card', 'consolation', 'pifie', 'risky_bonus'];
+  const form = document.getElementById('setup');
+
+  const defaultName = (i) => t('setup.team_default', { n: i + 1 });
+  const model = {
+    teams: [0, 1, 2, 3].map((i) => ({ name: defaultName(i), members: 4 })),
+    dealt: null,
+    rounds: D.rounds,
+    schedule: null,
+    scheduleTouched: false,
+    special: Object.assign({}, D.special_cards),
+    bank: Object.assign({}, D.bank_special_cards),
+    cost: D.exchange_cost,
+    points: Object.assign({}, D.points),
+    maxMembers: D.max_members,
+  };
+
+  /** R-O4's default schedule for `n` rounds (round 1 normal, then challenges, the last individual). */
+  function defaultSchedule(n, seconds) {
+    const secs = seconds || (Array.isArray(D.deliberation_seconds) ? null : D.deliberation_seconds);
+    const out = [];
+    for (let r = 1; r <= n; r++) {
+      out.push({
+        modes: r === 1 ? ['normal'] : ['simple', 'risky'],
+        individual: r === n,
+        seconds: secs || (D.deliberation_seconds[r - 1] || 60),
+      });
+    }
+    return out;
+  }
+  model.schedule = defaultSchedule(model.rounds);
+
+  function settings() {
+    const secs = model.schedule.map((s) => s.seconds);
+    return {
+      teams: model.teams.map((tm, i) => ({ name: tm.name.trim() || defaultName(i), members: tm.members })),
+      rounds: model.rounds,
+      round_modes: model.schedule.map((s) => s.modes.slice()),
+      individual_rounds: model.schedule.map((s, i) => (s.individual ? i + 1 : 0)).filter(Boolean),
+      deliberation_seconds: secs.every((s) => s === secs[0]) ? secs[0] : secs,
+      special_cards: Object.assign({}, model.special),
+      bank_special_cards: Object.assign({}, model.bank),
+      exchange_cost: model.cost,
+      points: Object.assign({}, model.points),
+      max_members: model.maxMembers,
+    };
+  }
+  const sizes = () => model.teams.map((tm) => tm.members);
+  const dealtFits = () => !!model.dealt && model.dealt.length === model.teams.length &&
+    model.dealt.every((names, i) => names.length === model.teams[i].members);
+
+  /* ---- talking to the server ---------------------------------------------- */
+  function postJSON(url, body) {
+    return fetch(url, {
+      method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'fetch', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json().catch(() => ({ ok: false, error: 'HTTP ' + r.status, message: r.statusText })));
+  }
+  const describe = (res) => [h('strong', null, res.error || ''), ' ', L.has('rule.' + res.error) ? t('rule.' + res.error) + ' — ' : '', res.message || ''];
+
+  let checkTimer = null;
+  let checkNo = 0;
+  function scheduleCheck() {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 300);
+  }
+  function check() {
+    const no = ++checkNo;
+    const box = document.querySelector('[data-testid="settings-check"]');
+    postJSON('/api/check-settings', { settings: settings() }).then((res) => {
+      if (no !== checkNo || !box) return;
+      box.hidden = false;
+      if (res.ok) { box.className = 'check ok'; box.replaceChildren(t('setup.check_ok')); }
+      else { box.className = 'check bad'; box.replaceChildren(...describe(res)); }
+    }).catch(() => { /* offline: the server checks again on submit */ });
+  }
+
+  function propose(students) {
+    return fetch('/api/propose?students=' + encodeURIComponent(students), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then((r) => r.json())
+      .then((res) => {
+        if (res.sizes) {
+          model.teams = res.sizes.map((n, i) => ({ name: model.teams[i] ? model.teams[i].name : defaultName(i), members: n }));
+          model.dealt = null;
+          render();
+          return true;
+        }
+        showCheck(res);
+        return false;
+      });
+  }
+  function showCheck(res) {
+    const box = document.querySelector('[data-testid="settings-check"]');
+    box.hidden = false;
+    box.className = 'check bad';
+    box.replaceChildren(...describe(res));
+  }
+
+  function rosterNames() {
+    const area = document.querySelector('[data-testid="roster-text"]');
+    return (area ? area.value : '').split('\n').map((s) => s.trim()).filter(Boolean);
+  }
+  function deal() {
+    const names = rosterNames();
+    if (!names.length) return;
+    const total = sizes().reduce((a, b) => a + b, 0);
+    const ready = names.length === total ? Promise.resolve(true) : propose(names.length);
+    ready.then((ok) => {
+      if (!ok) return;
+      postJSON('/api/deal', { names: names, sizes: sizes() }).then((res) => {
+        if (res.teams) { model.dealt = res.teams; render(); } else showCheck(res);
+      });
+    });
+  }
+
+  function submit(ev) {
+    ev.preventDefault();
+    const btn = form.querySelector('[data-testid="create-game"]');
+    const err = form.querySelector('[data-testid="create-error"]');
+    btn.disabled = true;
+    const name = form.querySelector('[data-testid="game-name"]').value.trim() ||
+      t('setup.name_default', { date: new Date().toLocaleDateString(L.lang) });
+    const bank = form.querySelector('[data-testid="bank"]');
+    postJSON('/console/games', {
+      name: name,
+      bank_id: bank && bank.value !== '' ? (isNaN(Number(bank.value)) ? bank.value : Number(bank.value)) : null,
+      settings: settings(),
+      roster: dealtFits() ? model.dealt : null,
+    }).then((res) => {
+      if (res.ok && res.url) { window.location.href = res.url; return; }
+      btn.disabled = false;
+      err.hidden = false;
+      err.replaceChildren(...describe(res));
+    }).catch((e) => {
+      btn.disabled = false;
+      err.hidden = false;
+      err.textContent = String(e);
+    });
+  }
+
+  /* ---- the form --------------------------------------------------------- */
+  const int = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.round(Number(v) || 0)));
+  const num = (v) => (v === '' || !isFinite(Number(v)) ? 0 : Number(v));
+  function changed() { scheduleCheck(); }
+
+  function numberField(testid, labelText, value, onset, attrs) {
+    return h('label', null, labelText, h('input', Object.assign({ type: 'number', testid: testid, value: String(value),
+      oninput: (e) => { onset(e.target.value); changed(); } }, attrs || {})));
+  }
+
+  function teamRows() {
+    const n = model.teams.length;
+    const fits = dealtFits();
+    return h('div', { class: 'teamrows' }, model.teams.map((tm, i) => h('div', { class: 'teamrow' },
+      h('span', { class: 'chip c' + (i + 1) }, String(i + 1)),
+      h('input', { class: 'tn', testid: 'team-name-' + (i + 1), value: tm.name, maxlength: 60, 'aria-label': t('setup.team_name', { n: i + 1 }),
+        oninput: (e) => { tm.name = e.target.value; changed(); } }),
+      h('label', { class: 'muted' }, t('setup.members'), ' ',
+        h('input', { type: 'number', min: 3, max: model.maxMembers, testid: 'team-members-' + (i + 1), value: String(tm.members),
+          'aria-label': t('setup.members_of', { n: i + 1 }),
+          oninput: (e) => { tm.members = int(e.target.value, 0, 99); renderRosters(); changed(); } })),
+      h('button', { type: 'button', testid: 'team-remove-' + (i + 1), disabled: n <= 4, 'aria-label': t('setup.remove', { n: i + 1 }),
+        onclick: () => { model.teams.splice(i, 1); render(); } }, '−'),
+      h('div', { class: 'roster', testid: 'team-roster-' + (i + 1) },
+        model.dealt && model.dealt[i] ? (fits ? model.dealt[i].join(', ') : t('setup.redeal')) : ''))));
+  }
+  function renderRosters() {
+    const fits = dealtFits();
+    model.teams.forEach((tm, i) => {
+      const el = form.querySelector('[data-testid="team-roster-' + (i + 1) + '"]');
+      if (el) el.textContent = model.dealt && model.dealt[i] ? (fits ? model.dealt[i].join(', ') : t('setup.redeal')) : '';
+    });
+  }
+
+  function scheduleTable() {
+    return h('table', { class: 'sched' },
+      h('thead', null, h('tr', null, h('th', null, t('setup.round')), h('th', null, t('mode.normal')), h('th', null, t('mode.simple')),
+        h('th', null, t('mode.risky')), h('th', null, t('setup.individual')), h('th', null, t('setup.seconds')))),
+      h('tbody', null, model.schedule.map((s, i) => h('tr', null,
+        h('td', null, String(i + 1)),
+        ['normal', 'simple', 'risky'].map((m) => h('td', null, h('input', {
+          type: 'checkbox', testid: 'round-' + (i + 1) + '-' + m, checked: s.modes.includes(m), 'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + L.mode(m),
+          onchange: (e) => {
+            model.scheduleTouched = true;
+            s.modes = ['normal', 'simple', 'risky'].filter((x) => (x === m ? e.target.checked : s.modes.includes(x)));
+            changed();
+          } }))),
+        h('td', null, h('input', { type: 'checkbox', testid: 'round-' + (i + 1) + '-individual', checked: s.individual,
+          'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + t('setup.individual'),
+          onchange: (e) => { model.scheduleTouched = true; s.individual = e.target.checked; changed(); } })),
+        h('td', null, h('input', { type: 'number', min: 5, max: 3600, testid: 'round-' + (i + 1) + '-seconds', value: String(s.seconds),
+          'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + t('setup.seconds'),
+          oninput: (e) => { model.scheduleTouched = true; s.seconds = int(e.target.value, 1, 3600); changed(); } }))))));
+  }
+
+  function render() {
+    const nameVal = (form.querySelector('[data-testid="game-name"]') || {}).value || '';
+    const studentsVal = (form.querySelector('[data-testid="students"]') || {}).value || '';
+    const rosterVal = (form.querySelector('[data-testid="roster-text"]') || {}).value || '';
+    const advOpen = !!(form.querySelector('[data-testid="advanced"]') || {}).open;
+    const rosterOpen = !!(form.querySelector('details.rosterbox') || {}).open || !!rosterVal;
+    const roster = h('textarea', { testid: 'roster-text', rows: 6, value: rosterVal, placeholder: t('setup.roster_placeholder'),
+      oninput: () => { count.textContent = t('setup.roster_count', { n: rosterNames().length }); } });
+    const count = h('span', { class: 'muted', testid: 'roster-count' }, t('setup.roster_count', { n: rosterVal.split('\n').filter((s) => s.trim()).length }));
+    const students = h('input', { type: 'number', min: 12, max: 60, testid: 'students', value: studentsVal, placeholder: '29', 'aria-label': t('setup.students'),
+      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); if (students.value) propose(students.value); } } });
+    form.replaceChildren(
+      h('div', { class: 'stack' },
+        h('label', { for: 'game-name' }, t('setup.name')),
+        h('input', { id: 'game-name', testid: 'game-name', value: nameVal, maxlength: 120,
+          placeholder: t('setup.name_default', { date: new Date().toLocaleDateString(L.lang) }) }),
+        h('div', { class: 'row' }, h('label', null, t('setup.students')), students,
+          h('button', { type: 'button', testid: 'propose', onclick: () => { if (students.value) propose(students.value); } }, t('setup.propose'))),
+        h('h3', null, t('setup.teams')),
+        teamRows(),
+        h('div', { class: 'row' }, h('button', { type: 'button', testid: 'team-add', disabled: model.teams.length >= 6,
+          onclick: () => {
+            const last = model.teams[model.teams.length - 1];
+            model.teams.push({ name: defaultName(model.teams.length), members: last ? last.members : 4 });
+            render();
+          } }, '+ ' + t('setup.add_team'))),
+        h('p', { class: 'check', testid: 'settings-check', role: 'status', hidden: true }),
+        h('details', { class: 'rosterbox', open: rosterOpen },
+          h('summary', null, t('setup.roster')),
+          h('p', { class: 'hint' }, t('setup.roster_hint')), roster,
+          h('div', { class: 'row' }, h('button', { type: 'button', testid: 'deal', onclick: deal }, t('setup.deal')), count)),
+        h('label', { for: 'bank' }, t('setup.bank')),
+        h('select', { id: 'bank', testid: 'bank' }, (data.banks || []).map((b) =>
+          h('option', { value: String(b.id) }, t('setup.bank_option', { name: b.name, n: b.count })))),
+        h('details', { class: 'adv', testid: 'advanced', open: advOpen },
+          h('summary', null, t('setup.advanced')),
+          h('div', { class: 'stack' },
+            h('div', { class: 'grid2' },
+              numberField('rounds', t('setup.rounds'), model.rounds, (v) => {
+                model.rounds = int(v, 1, 30);
+                if (!model.scheduleTouched) model.schedule = defaultSchedule(model.rounds, model.schedule[0].seconds);
+                else {
+                  while (model.schedule.length < model.rounds) model.schedule.push({ modes: ['simple', 'risky'], individual: false, seconds: model.schedule[0].seconds });
+                  model.schedule.length = model.rounds;
+                }
+                const tbl = form.querySelector('table.sched');
+                tbl.replaceWith(scheduleTable());
+              }, { min: 1, max: 30 }),
+              numberField('seconds-all', t('setup.seconds_all'), model.schedule[0].seconds, (v) => {
+                const s = int(v, 1, 3600);
+                model.schedule.forEach((x) => { x.seconds = s; });
+                form.querySelector('table.sched').replaceWith(scheduleTable());
+              }, { min: 5, max: 3600 })),
+            scheduleTable(),
+            h('h3', null, t('setup.special_cards')),
+            h('div', { class: 'grid2' }, SPECIAL.map((c) => numberField('special-' + c, L.special(c), model.special[c],
+              (v) => { model.special[c] = int(v, 0, 20); }, { min: 0, max: 20 }))),
+            h('h3', null, t('setup.bank_cards')),
+            h('div', { class: 'grid2' }, SPECIAL.map((c) => numberField('bank-' + c, L.special(c), model.bank[c],
+              (v) => { model.bank[c] = int(v, 0, 99); }, { min: 0, max: 99 }))),
+            h('h3', null, t('setup.points')),
+            h('div', { class: 'grid2' }, POINTS.map((p) => numberField('points-' + p, t('setup.points.' + p), model.points[p],
+              (v) => { model.points[p] = num(v); }, { step: '0.5' }))),
+            h('div', { class: 'grid2' },
+              numberField('exchange-cost', t('setup.exchange_cost'), model.cost, (v) => { model.cost = int(v, 1, 20); }, { min: 1, max: 20 }),
+              numberField('max-members', t('setup.max_members'), model.maxMembers, (v) => { model.maxMembers = int(v, 3, 99); }, { min: 3, max: 99 })))),
+        h('p', { class: 'check bad', testid: 'create-error', role: 'alert', hidden: true }),
+        h('button', { type: 'submit', class: 'primary big', testid: 'create-game' }, t('setup.create'))));
+    scheduleCheck();
+  }
+
+  form.addEventListener('submit', submit);
+  render();
+  // Deleting a past game asks first (no inline handlers: the pages' CSP forbids them).
+  for (const f of document.querySelectorAll('form[data-confirm]')) {
+    f.addEventListener('submit', (e) => { if (!window.confirm(f.getAttribute('data-confirm'))) e.preventDefault(); });
+  }
+}());

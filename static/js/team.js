@@ -1,0 +1,368 @@
+/* team.js: a team's tablet or phone (templates/team/play.html).
+ *
+ * Shows the team its role this turn and only what `legal` lets it do (the
+ * server sends a team only its own entries). The anticipation being written
+ * is kept in localStorage and sent again after a reconnection while the time
+ * is not up.
+ *
+ * Test ids:
+ *   (template) team-head, team-name, team-score, team-role (data-role: host,
+ *     challenged, adjunct, over), team-actions, team-now, team-mine,
+ *     team-exchange, team-speaker, team-board
+ *   act: declare-normal, declare-simple-N, declare-risky-N, desvio-N, elijo, seguro,
+ *     choose-author, choose-type, choose-send, write-true, write-false, write-text,
+ *     write-send, write-status, pick-author, pick-type
+ *   now: round, order-N, mode, team-waiting, choice, question-text, team-timer, written-reveal, verdict
+ *   mine: my-cards, my-special, my-pifies
+ *   exchange: exchange-card-I, exchange-take, exchange-request, exchange-pending
+ *   speaker: spokesperson-name, spokesperson-send, representative-name, representative-send
+ *   board: score-team-N, rank-I (at the end)
+ */
+(function () {
+  'use strict';
+  const L = window.Live;
+  const { t, h } = L;
+  const page = L.readJSON('page', {});
+  const me = page.team;
+  const $ = (id) => document.getElementById(id);
+  const store = {
+    get(k) { try { return JSON.parse(localStorage.getItem(k)); } catch (e) { return null; } },
+    set(k, v) { try { localStorage.setItem(k, JSON.stringify(v)); } catch (e) { /* private mode */ } },
+  };
+  const DRAFT = 'facilitator:draft:' + page.game + ':' + me;
+  const AUTHORS = 'facilitator:authors:' + page.game;
+
+  let S = null;
+  let V = null;
+  let resend = true;            // after loading or reconnecting, an unsent draft goes out
+  const ui = { exPick: [], version: 0 };
+  const pending = new Set();
+  const authors = new Set(store.get(AUTHORS) || []);
+
+  L.onlineHooks.push((online) => { if (!online) resend = true; });
+
+  function bump() { ui.version += 1; if (S) render(S); }
+  function send(action) {
+    const key = JSON.stringify(action);
+    if (pending.has(key)) return Promise.resolve(null);
+    pending.add(key);
+    return L.do(action).then((ack) => { pending.delete(key); return ack; });
+  }
+  function btn(testid, label, action, cls) {
+    return h('button', { type: 'button', testid: testid, class: cls || '',
+      onclick: () => (typeof action === 'function' ? action() : send(action)) }, label);
+  }
+  const teamText = (n) => L.teamText(V, n);
+  const sigOf = (...p) => JSON.stringify([S.seq, ui.version, ...p]);
+  const mine = () => L.teamOf(V, me) || { cards: [], special: {}, markers: [] };
+
+  /* ---- the written anticipation ------------------------------------------ */
+  function draft() {
+    const d = store.get(DRAFT);
+    return d && d.turn === V.turn.number ? d : null;
+  }
+  function saveDraft(text, sent) { store.set(DRAFT, { turn: V.turn.number, text: text, sent: sent }); }
+  function sendWrite(text) {
+    const turn = V.turn.number;
+    saveDraft(text, false);
+    ui.writing = text;                 // queued while offline: not sent a second time
+    return send({ do: 'write', team: me, text: text }).then((ack) => {
+      if (ui.writing === text) ui.writing = null;
+      if (ack && ack.ok && V.turn.number === turn) { saveDraft(text, true); bump(); }
+    });
+  }
+  function unsent() {
+    const d = draft();
+    return d && !d.sent && d.text.trim() && d.text !== V.turn.written && d.text !== ui.writing ? d : null;
+  }
+
+  function writeBlock() {
+    const type = V.turn.type;
+    const d = draft();
+    const written = V.turn.written;
+    const status = h('p', { testid: 'write-status', class: 'small' });
+    const showStatus = () => {
+      const u = unsent();
+      status.className = 'small ' + (u ? 'unsent' : 'sent');
+      status.textContent = u ? t('write.unsent') : (written != null && written.trim() ? t('write.sent', { text: written }) : t('write.nothing'));
+    };
+    const out = [h('h2', null, t('team.act.write')), h('p', { class: 'hint' }, t('write.hint.' + type))];
+    if (type === 'vf') {
+      out.push(h('div', { class: 'choices' },
+        btn('write-true', t('write.true'), () => sendWrite('V'), written === 'V' ? 'on big' : 'big'),
+        btn('write-false', t('write.false'), () => sendWrite('F'), written === 'F' ? 'on big' : 'big')));
+    } else {
+      const attrs = { testid: 'write-text', maxlength: 2000, placeholder: t('write.placeholder.' + type), 'aria-label': t('team.act.write') };
+      if (type === 'quien') { attrs.list = 'authors-list'; attrs.autocomplete = 'off'; }
+      const box = h(type === 'abierta' ? 'textarea' : 'input', attrs);
+      box.value = d ? d.text : (written || '');
+      box.addEventListener('input', () => { saveDraft(box.value, false); showStatus(); });
+      out.push(box);
+      if (type === 'quien') out.push(h('datalist', { id: 'authors-list' }, Array.from(authors).sort().map((a) => h('option', { value: a }))));
+      out.push(h('div', { class: 'choices' }, btn('write-send', t('write.send'), () => sendWrite(box.value), 'primary big')));
+    }
+    showStatus();
+    out.push(status);
+    return out;
+  }
+
+  /* ---- what this team may do now ------------------------------------------- */
+  function actBlocks() {
+    const out = [];
+    const turn = V.turn;
+    const declare = L.legal(S, 'declare');
+    if (declare) {
+      const modes = declare.options.modes || {};
+      out.push(h('h2', null, t('team.act.declare')));
+      if ('normal' in modes) out.push(h('div', { class: 'choices' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary big')));
+      for (const mode of ['simple', 'risky']) {
+        if (!modes[mode]) continue;
+        out.push(h('h3', null, L.mode(mode)), h('div', { class: 'choices' }, modes[mode].map((n) =>
+          btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'declare', mode: mode, target: n }, 'big'))));
+      }
+    }
+    const desvio = L.legal(S, 'desvio');
+    if (desvio) {
+      out.push(h('h2', null, t('team.act.desvio')), h('p', { class: 'hint' }, t('team.act.desvio_hint')),
+        h('div', { class: 'choices' }, desvio.options.targets.map((n) =>
+          btn('desvio-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'desvio', team: me, target: n }, 'big'))));
+    }
+    const seguro = L.legal(S, 'seguro');
+    const elijo = L.legal(S, 'elijo');
+    if (seguro || elijo) {
+      out.push(h('h2', null, t('team.act.specials')), h('div', { class: 'choices' },
+        elijo ? btn('elijo', L.special('elijo'), { do: 'elijo', team: me }, 'big') : null,
+        seguro ? btn('seguro', L.special('seguro'), { do: 'seguro', team: me }, 'big') : null));
+    }
+    const choose = L.legal(S, 'choose');
+    if (choose) {
+      const choices = choose.options.choices || [];
+      for (const c of choices) authors.add(c.author);
+      const names = Array.from(new Set(choices.map((c) => c.author)));
+      let author = L.drafts['choose-author'];
+      if (!names.includes(author)) author = names[0];
+      L.drafts['choose-author'] = author;
+      const types = choices.filter((c) => c.author === author);
+      const typeSel = L.field('select', { testid: 'choose-type', value: types.length ? types[0].type : '', 'aria-label': t('team.act.type') },
+        types.map((c) => h('option', { value: c.type }, L.qtype(c.type) + ' (' + c.left + ')')));
+      if (!types.some((c) => c.type === typeSel.value) && types.length) typeSel.value = types[0].type;
+      out.push(h('h2', null, t('team.act.choose')),
+        h('label', null, t('team.act.author')),
+        h('select', { testid: 'choose-author', value: author, 'aria-label': t('team.act.author'),
+          onchange: (e) => { L.drafts['choose-author'] = e.target.value; delete L.drafts['choose-type']; bump(); } },
+        names.map((a) => h('option', { value: a }, a))),
+        h('label', null, t('team.act.type')), typeSel,
+        h('div', { class: 'choices' }, btn('choose-send', t('act.choose'),
+          () => send({ do: 'choose', author: author, type: typeSel.value }), 'primary big')));
+    }
+    if (L.legal(S, 'write')) out.push(writeBlock());
+    const pick = L.legal(S, 'pick');
+    if (pick) {
+      out.push(h('h2', null, t('team.act.pick')), h('div', { class: 'choices' },
+        btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: me, card: 'author' }, 'primary big'),
+        btn('pick-type', t('pick.type', { name: L.qtype(turn.type) }), { do: 'pick', team: me, card: 'type' }, 'primary big')));
+    }
+    return out;
+  }
+
+  /* ---- role and what the game waits for ----------------------------------- */
+  function roleOf() {
+    const turn = V.turn;
+    if (V.over) return 'over';
+    if (turn.host === me) return 'host';
+    if (turn.target === me) return 'challenged';
+    return 'adjunct';
+  }
+  function roleText() {
+    const turn = V.turn;
+    if (V.over) return t('wait.over');
+    const parts = [t('team.role.' + roleOf())];
+    if (turn.mode) {
+      if (turn.primary === me) parts.push(t('team.you_answer'));
+      else if (turn.secondary === me) parts.push(t('team.you_write'));
+    }
+    if (V.individual) parts.push(t('round.individual'));
+    return parts.join(' · ');
+  }
+  function waitText() {
+    const turn = V.turn;
+    if (V.over) return '';
+    if (!turn.mode) return turn.host === me ? t('team.wait.you_declare') : t('wait.declare', { team: teamText(turn.host) });
+    if (!turn.author) return turn.chooser === me ? t('team.wait.you_choose') : t('wait.choose', { team: teamText(turn.chooser) });
+    if (!turn.question) return t('wait.question');
+    if (!turn.verdict) {
+      if (turn.secondary === me && !turn.locked) return t('team.wait.you_write');
+      if (turn.primary === me) return t('team.wait.you_answer');
+      return t('team.wait.deliberate');
+    }
+    if (L.legal(S, 'pick')) return t('team.wait.you_pick');
+    return t('team.wait.resolving');
+  }
+
+  function renderNow() {
+    L.section($('now'), sigOf(), () => {
+      const turn = V.turn;
+      const out = [h('p', { class: 'row' },
+        h('strong', { testid: 'round' }, V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })),
+        h('span', { class: 'row', 'aria-label': t('order.title') }, V.order.map((n) => h('span', {
+          testid: 'order-' + n, class: n === turn.host && !V.over ? 'host-mark' : 'dim' }, L.chip(n, n === turn.host ? 'host' : '')))),
+        turn.mode ? h('span', { class: 'badge', testid: 'mode' }, L.mode(turn.mode)) : null)];
+      const wt = waitText();
+      if (wt) out.push(h('p', { testid: 'team-waiting' }, wt));
+      if (turn.mode && turn.mode !== 'normal') {
+        out.push(h('p', { class: 'small' }, t('role.host') + ': ' + teamText(turn.host) + ' · ' + t('role.challenged') + ': ' + teamText(turn.target)));
+      }
+      if (turn.author) out.push(h('p', { testid: 'choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
+      if (turn.question) out.push(h('p', { class: 'question', testid: 'question-text' }, turn.question.text));
+      if (turn.question && !turn.verdict) out.push(h('p', { class: 'timer', testid: 'team-timer', id: 'team-timer' }, ''));
+      if (turn.verdict) {
+        out.push(h('p', { testid: 'verdict' }, t('turn.verdict') + ': ', h('strong', null, L.verdict(turn.verdict))));
+        if (turn.secondary) {
+          out.push(h('p', { testid: 'written-reveal' }, t('written.by', { team: teamText(turn.secondary) }) + ': ',
+            h('strong', null, turn.written != null && turn.written.trim() ? turn.written : t('written.none'))));
+        }
+      }
+      if (turn.awards.length) {
+        out.push(h('p', { class: 'small' }, t('turn.awards') + ': ' +
+          turn.awards.map(([n, w]) => t('team.n', { n: n }) + ' ' + L.card(w)).join(' · ')));
+      }
+      return out;
+    });
+    tick();
+  }
+
+  function renderMine() {
+    const tm = mine();
+    $('my-score').textContent = L.num(tm.score);
+    L.section($('mine'), sigOf(), () => [
+      h('h2', null, t('team.mine')),
+      tm.cards.length ? h('ul', { class: 'cards', testid: 'my-cards' },
+        L.countCards(tm.cards).map(([c, k]) => h('li', null, L.card(c) + (k > 1 ? ' ×' + k : ''))))
+        : h('p', { class: 'muted', testid: 'my-cards' }, t('team.no_cards')),
+      h('ul', { class: 'cards', testid: 'my-special' }, ['desvio', 'seguro', 'elijo'].map((c) =>
+        h('li', null, L.special(c) + ': ' + (tm.special[c] || 0)))),
+      h('p', { class: 'small', testid: 'my-pifies' },
+        t('score.pifies') + ': ' + tm.pifies + ' · ' + t('award.consolation') + ': ' + tm.consolations +
+        ' · ' + t('award.risky_bonus') + ': ' + tm.bonuses +
+        (tm.markers.length ? ' · ' + t('score.markers') + ': ' + tm.markers.map(L.mode).join(', ') : '')),
+    ]);
+  }
+
+  function renderExchange() {
+    const ex = L.legal(S, 'exchange');
+    const reqs = (S.exchange_requests || []).filter((r) => r.team === me);
+    const box = $('exchange');
+    box.hidden = !ex && !reqs.length;
+    if (box.hidden) return;
+    L.section(box, sigOf(reqs), () => {
+      const out = [h('h2', null, t('exchange.title', { n: ex ? ex.options.cost : 3 }))];
+      if (reqs.length) {
+        const r = reqs[0];
+        out.push(h('p', { class: 'unsent', testid: 'exchange-pending' },
+          t('exchange.pending', { give: r.give.map(L.card).join(', '), take: L.special(r.take) })));
+      }
+      if (!ex) return out;
+      const cost = ex.options.cost;
+      const cards = (ex.options.cards && ex.options.cards[String(me)]) || mine().cards.slice().sort();
+      ui.exPick = ui.exPick.filter((i) => i < cards.length);
+      const take = L.field('select', { testid: 'exchange-take', value: ex.options.take[0], 'aria-label': t('exchange.take') },
+        ex.options.take.map((c) => h('option', { value: c }, L.special(c))));
+      out.push(h('p', { class: 'hint' }, t('exchange.hint', { n: cost })),
+        h('div', { class: 'choices' }, cards.map((c, i) => h('button', {
+          type: 'button', testid: 'exchange-card-' + i, class: ui.exPick.includes(i) ? 'on' : '',
+          'aria-pressed': ui.exPick.includes(i) ? 'true' : 'false',
+          onclick: () => {
+            ui.exPick = ui.exPick.includes(i) ? ui.exPick.filter((x) => x !== i) : ui.exPick.concat([i]).slice(-cost);
+            bump();
+          } }, L.card(c)))),
+        h('p', { class: 'row' }, t('exchange.take'), take),
+        h('div', { class: 'choices' }, h('button', {
+          type: 'button', testid: 'exchange-request', class: 'primary', disabled: ui.exPick.length !== cost,
+          onclick: () => L.emit('request_exchange', { id: L.uuid(), give: ui.exPick.map((i) => cards[i]), take: take.value }, true)
+            .then((ack) => {
+              if (ack && ack.ok === false) L.flash(ack);
+              else { L.flash(t('exchange.requested')); ui.exPick = []; bump(); }
+            }) }, t('exchange.request'))));
+      return out;
+    });
+  }
+
+  function renderSpeaker() {
+    const kinds = ['spokesperson', 'representative'].filter((k) => L.legal(S, k));
+    const box = $('speaker');
+    box.hidden = !kinds.length;
+    if (box.hidden) return;
+    L.section(box, sigOf(), () => kinds.map((kind) => {
+      const current = V.turn[kind === 'spokesperson' ? 'spokespersons' : 'representatives'][String(me)];
+      const f = L.field('input', { testid: kind + '-name', maxlength: 200, placeholder: t('people.name'), 'aria-label': t('people.' + kind) });
+      const go = () => {
+        if (!f.value.trim()) return;
+        send({ do: kind, team: me, name: f.value.trim() }).then((ack) => {
+          if (ack && ack.ok) { L.drafts[kind + '-name'] = ''; f.value = ''; }
+        });
+      };
+      f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+      return h('div', null, h('h3', null, t('people.' + kind) + (current ? ': ' : ''), current ? h('strong', null, current) : null),
+        h('div', { class: 'row' }, f, btn(kind + '-send', t('people.save'), go)));
+    }));
+  }
+
+  function renderBoard() {
+    L.section($('board'), sigOf(), () => {
+      if (V.over && V.standings) {
+        return [h('h2', null, t('rank.title')), h('ol', { class: 'board' }, V.standings.map((r, i) =>
+          h('li', { testid: 'rank-' + (i + 1), 'data-team': r.team, class: r.team === me ? 'me' : '' },
+            h('strong', null, r.rank + '.'), ' ', L.teamLabel(V, r.team), ' — ', L.num(r.score))))];
+      }
+      return [h('h2', null, t('score.title')), h('ul', { class: 'cards' }, V.teams.map((tm) =>
+        h('li', { testid: 'score-team-' + tm.team }, L.chip(tm.team), ' ', L.num(tm.score))))];
+    });
+  }
+
+  function tick() {
+    const el = $('team-timer');
+    if (!el || !S) return;
+    const c = L.countdown(S.timer);
+    el.textContent = V.turn.locked || c.expired ? t('timer.up') : (S.timer && S.timer.state !== 'idle' ? c.text : '');
+    el.className = 'timer' + (c.running && c.seconds <= 10 ? ' low' : '');
+    // Seconds before the end, a typed but unsent anticipation goes out by itself.
+    const u = c.running && c.ms < 3000 && L.legal(S, 'write') ? unsent() : null;
+    if (u && !ui.autoSent) { ui.autoSent = true; sendWrite(u.text); }
+  }
+  L.onTick(tick);
+
+  function render(state) {
+    const first = !S;
+    S = state;
+    V = state.view;
+    if (first || V.turn.number !== ui.turnNo) { ui.turnNo = V.turn.number; ui.autoSent = false; }
+    for (const h0 of V.history) if (h0.author) authors.add(h0.author);
+    if (V.turn.author) authors.add(V.turn.author);
+    for (const c of mine().cards) if (c.slice(0, 7) === 'author:') authors.add(c.slice(7));
+    store.set(AUTHORS, Array.from(authors).slice(0, 300));
+
+    const role = $('role');
+    role.textContent = roleText();
+    role.setAttribute('data-role', roleOf());
+    role.className = 'role' + (roleOf() === 'adjunct' ? ' idle' : '');
+    const blocks = actBlocks();
+    $('act').hidden = !blocks.length;
+    L.section($('act'), sigOf(), () => blocks);
+    renderNow();
+    renderMine();
+    renderExchange();
+    renderSpeaker();
+    renderBoard();
+    if (resend && L.legal(S, 'write')) {
+      const u = unsent();
+      if (u) sendWrite(u.text);
+    }
+    resend = false;
+  }
+
+  const socket = L.connect({ role: 'team', token: page.token }, render);
+  // A token the server no longer knows (the game was deleted): back to the join page.
+  socket.on('connect_error', (err) => {
+    if (err && /^auth/.test(err.message || '') && !S) window.location.href = '/join';
+  });
+}());
