@@ -61,7 +61,8 @@ class LiveGames:
         if result.duplicate_of is not None:
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
         self.broadcast(audience.game_id)
-        return {"ok": True, "seq": result.game.seq}
+        # Not result.game.seq: another action may have followed by the time we answer.
+        return {"ok": True, "seq": result.played[-1]}
 
     def _after_actions(self, c: Change) -> None:
         # A timer belongs to one deliberation; a change of step ends it.
