@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None):
     from .store.banks import ensure_sample_bank
 
     database.init_app(app)
+    store.forget()
     ensure_sample_bank(database, app.config["SAMPLE_BANK"])
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
                       message_queue=app.config["MESSAGE_QUEUE"],

@@ -321,7 +321,8 @@ def export_bank(database: Database, bank_id: int, path_or_file) -> int | None:
 
 
 def games_using(database: Database, bank_name: str, in_progress: bool = True) -> list[dict]:
-    """Games created from the bank named ``bank_name`` (newest first): ``{"id", "name", "over"}``."""
+    """Games created from the bank named ``bank_name``, newest first:
+    ``{"id", "name", "over"}``; only those in progress unless ``in_progress`` is false."""
     query = select(GameRow.id, GameRow.name, GameRow.over).where(GameRow.bank_name == bank_name)
     if in_progress:
         query = query.where(GameRow.over.is_(False))

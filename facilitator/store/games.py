@@ -72,6 +72,11 @@ class GameStore:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    def forget(self) -> None:
+        """Drop every cached game (the database behind the store changed)."""
+        with self._guard:
+            self._games.clear()
+
     # -- creating and finding games ------------------------------------------------
 
     def create_game(self, name: str, settings: dict, questions: list[Question],

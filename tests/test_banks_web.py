@@ -1,0 +1,475 @@
+"""The question banks in the GM console (``/console/banks``), through Flask's test client.
+
+Each test has its own SQLite file in ``tmp_path``; the sample bank is
+imported by ``create_app`` as on a real first start.
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import re
+
+import pytest
+
+from facilitator import create_app
+from facilitator.extensions import database, store
+from facilitator.questions import parse_bank
+from facilitator.store.banks import bank_questions, find_bank, list_banks
+
+ORIGIN = {"Origin": "http://localhost"}
+# Console logins are rate-limited per address: every test client gets its own.
+ADDRESSES = (f"10.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+SMALL = ("id,author,type,text,answer,notes\n"
+         "k1,Kant,vf,Kant escribió la Crítica de la razón pura.,Verdadero,\n"
+         "k2,Kant,vf,Kant nació en Viena.,Falso. En Königsberg.,\n"
+         "k3,Kant,quien,¿Quién escribió «Sapere aude»?,Kant,Horacio antes\n"
+         "k4,Kant,abierta,Explica el imperativo categórico.,Obrar según una máxima universalizable.,\n"
+         "a1,Arendt,vf,Arendt asistió al juicio de Eichmann.,Verdadero,\n"
+         "a2,Arendt,quien,¿Quién habló de la banalidad del mal?,Arendt,\n"
+         "a3,Arendt,quien,¿Quién escribió «La condición humana»?,Arendt,\n"
+         "a4,Arendt,abierta,¿Qué es la natalidad?,La capacidad de empezar algo nuevo.,\n")
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
+                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
+    # The game store is process-wide: forget games cached from another test's database.
+    store._games.clear()
+    yield app
+    store._games.clear()
+    database.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
+    response = client.post("/console/login", data={"secret": "x"})
+    assert response.status_code == 302
+    return client
+
+
+def post(client, url, **kwargs):
+    """A POST from a page of this server, as a browser sends it."""
+    headers = {**ORIGIN, **kwargs.pop("headers", {})}
+    return client.post(url, headers=headers, **kwargs)
+
+
+def upload(client, filename: str, content: str | bytes, **fields):
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    form = {"file": (io.BytesIO(data), filename), "target": "new", **fields}
+    return post(client, "/console/banks/import", data=form, content_type="multipart/form-data")
+
+
+def small_bank(client, name: str = "pequeño") -> int:
+    response = upload(client, "pequeño.csv", SMALL, name=name)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return find_bank(database, name)["id"]
+
+
+def text_of(response) -> str:
+    """The page's text without tags, its spacing collapsed (for assertions)."""
+    html = response.get_data(as_text=True)
+    html = re.sub(r"<script.*?</script>", " ", html, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", html)
+    for entity, char in (("&#34;", '"'), ("&#39;", "'"), ("&quot;", '"'), ("&amp;", "&"),
+                         ("&lt;", "<"), ("&gt;", ">")):
+        text = text.replace(entity, char)
+    return " ".join(text.split())
+
+
+# -- access --------------------------------------------------------------------------
+
+def test_the_pages_are_for_the_gm_only(app):
+    anonymous = app.test_client()
+    for url in ("/console/banks", "/console/banks/", "/console/banks/1",
+                "/console/banks/1/questions/new", "/console/banks/1/export.csv",
+                "/console/banks/game/1/coverage"):
+        response = anonymous.get(url)
+        assert response.status_code == 302, url
+        assert "/console/login" in response.headers["Location"]
+    response = post(anonymous, "/console/banks/1/delete")
+    assert response.status_code == 302 and "/console/login" in response.headers["Location"]
+    assert find_bank(database, "1") is not None
+
+
+def test_a_cross_site_post_is_refused(client):
+    bank_id = small_bank(client)
+    for headers in ({"Origin": "http://evil.example"}, {"Referer": "http://evil.example/page"},
+                    {"Origin": "null"}, {}):
+        response = client.post(f"/console/banks/{bank_id}/delete", headers=headers)
+        assert response.status_code == 400, headers
+        response = client.post(f"/console/banks/{bank_id}/questions/delete",
+                               data={"id": "k1"}, headers=headers)
+        assert response.status_code == 400
+    # Origin wins over a matching Referer.
+    response = client.post(f"/console/banks/{bank_id}/delete",
+                           headers={"Origin": "https://evil.example",
+                                    "Referer": "http://localhost/console/banks"})
+    assert response.status_code == 400
+    # Without Origin or Referer: refused too, saying why in the page's language.
+    response = client.post(f"/console/banks/{bank_id}/delete")
+    assert response.status_code == 400
+    assert "Petición rechazada" in response.get_data(as_text=True)
+    assert bank_questions(database, bank_id)[1][0].id == "k1"
+    # A Referer from this host is enough when there is no Origin.
+    response = client.post(f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"},
+                           headers={"Referer": f"http://localhost/console/banks/{bank_id}"})
+    assert response.status_code == 302
+
+
+# -- listing and search --------------------------------------------------------------
+
+def test_the_list_shows_every_bank_with_counts_per_author_and_type(client):
+    bank_id = small_bank(client)
+    response = client.get("/console/banks")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    text = text_of(response)
+    assert "Filosofía (muestra)" in text and "Preguntas: 120" in text
+    assert "pequeño" in text and "Preguntas: 8" in text
+    table = re.search(rf'data-testid="bank-table-{bank_id}".*?</table>', html, re.S).group(0)
+    rows = {m.group(1): [int(n) for n in re.findall(r">\s*(\d+)\s*<", m.group(2))]
+            for m in re.finditer(r"<th scope=\"row\">([^<]+)</th>(.*?)</tr>", table, re.S)}
+    assert rows["Kant"] == [2, 1, 1, 4]
+    assert rows["Arendt"] == [1, 2, 1, 4]
+    assert rows["Total"] == [3, 3, 2, 8]
+    # Kant quien, Kant abierta, Arendt vf and Arendt abierta have fewer than 2.
+    assert "Combinaciones con menos de 2 preguntas: 4" in text
+
+
+def test_the_list_speaks_english_too(client):
+    small_bank(client)
+    text = text_of(client.get("/console/banks?lang=en"))
+    assert "Question banks" in text and "Questions: 8" in text and "Import a file" in text
+
+
+def test_the_bank_page_shows_coverage_and_the_pairs_with_few_questions(client):
+    bank_id = small_bank(client)
+    response = client.get(f"/console/banks/{bank_id}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    few = re.findall(r'data-testid="few-pair"><strong>([^<]+)</strong> · ([^:]+):', html)
+    assert few == [("Kant", "¿Quién lo dijo?"), ("Kant", "Pregunta abierta"),
+                   ("Arendt", "Verdadero o falso"), ("Arendt", "Pregunta abierta")]
+    assert html.count('data-testid="question-row"') == 8
+    assert "No hay ninguna partida en curso creada con este banco." in text_of(response)
+
+
+def test_search_by_text_author_and_type(client):
+    bank_id = small_bank(client)
+
+    def ids(**args):
+        response = client.get(f"/console/banks/{bank_id}", query_string=args)
+        assert response.status_code == 200
+        return re.findall(r'data-testid="question-row" data-id="([^"]+)"',
+                          response.get_data(as_text=True))
+
+    assert ids(q="arendt") == ["a1", "a2", "a3", "a4"]          # authors match too
+    assert ids(q="QUIEN ESCRIBIO") == ["k3", "a3"]              # case and accents aside
+    assert ids(q="königsberg") == ["k2"]                        # searches answers
+    assert ids(q="horacio") == ["k3"]                           # and notes
+    assert ids(author="Kant") == ["k1", "k2", "k3", "k4"]
+    assert ids(author="Kant", type="vf") == ["k1", "k2"]
+    assert ids(type="quien") == ["k3", "a2", "a3"]
+    assert ids(type="nonsense") == ["k1", "k2", "k3", "k4", "a1", "a2", "a3", "a4"]
+    assert ids(q="no existe nada así") == []
+    text = text_of(client.get(f"/console/banks/{bank_id}", query_string={"type": "quien"}))
+    assert "3 de 8 preguntas" in text
+
+
+# -- add, edit, delete ---------------------------------------------------------------
+
+def test_add_a_question_and_its_validation(client):
+    bank_id = small_bank(client)
+    url = f"/console/banks/{bank_id}/questions/new"
+    assert client.get(url).status_code == 200
+
+    response = post(client, url, data={"author": " ", "type": "vff", "text": "", "answer": "",
+                                       "id": ""})
+    assert response.status_code == 400
+    text = text_of(response)
+    assert "Autor o unidad: no puede estar vacío." in text
+    assert "Tipo: tiene que ser verdadero o falso (vf)" in text
+    assert "Pregunta: no puede estar vacío." in text
+    assert "Respuesta esperada: no puede estar vacío." in text
+    assert 'aria-invalid="true"' in response.get_data(as_text=True)
+    assert len(bank_questions(database, bank_id)[1]) == 8
+
+    response = post(client, url, data={"id": "k1", "author": "Kant", "type": "quien",
+                                       "text": "¿Quién dijo «Ten el valor de servirte...»?",
+                                       "answer": "Kant"})
+    assert response.status_code == 400
+    assert "Identificador: otra pregunta del banco ya lo usa" in text_of(response)
+    # What was typed is kept in the form.
+    assert "Ten el valor de servirte" in response.get_data(as_text=True)
+
+    response = post(client, url, data={"id": "", "author": "Kant", "type": "quien",
+                                       "text": "¿Quién dijo «Ten el valor de servirte...»?",
+                                       "answer": "Kant", "notes": "¿Qué es la Ilustración?"})
+    assert response.status_code == 302
+    assert "done=added" in response.headers["Location"]
+    questions = bank_questions(database, bank_id)[1]
+    assert len(questions) == 9
+    added = questions[-1]
+    assert (added.id, added.author, added.type, added.notes) == \
+        ("kant-quien-1", "Kant", "quien", "¿Qué es la Ilustración?")
+    page = text_of(client.get(response.headers["Location"]))
+    assert "Pregunta «kant-quien-1» añadida." in page
+
+
+def test_validation_errors_in_english_name_the_field(client):
+    bank_id = small_bank(client)
+    response = post(client, f"/console/banks/{bank_id}/questions/new?lang=en",
+                    data={"author": "Kant", "type": "quien", "text": "¿Quién?", "answer": ""})
+    assert response.status_code == 400
+    assert "Expected answer: cannot be empty." in text_of(response)
+
+
+def test_edit_a_question(client):
+    bank_id = small_bank(client)
+    url = f"/console/banks/{bank_id}/questions/edit"
+    page = client.get(url, query_string={"id": "k2"})
+    assert page.status_code == 200
+    assert "Kant nació en Viena." in page.get_data(as_text=True)
+    assert client.get(url, query_string={"id": "nope"}).status_code == 404
+
+    base = {"original_id": "k2", "id": "k2", "author": "Kant", "type": "vf",
+            "text": "Kant nació en Königsberg.", "answer": "Verdadero", "notes": "1724"}
+    response = post(client, url, data={**base, "answer": "  "})
+    assert response.status_code == 400
+    assert "Respuesta esperada: no puede estar vacío." in text_of(response)
+    response = post(client, url, data={**base, "id": "k1"})
+    assert response.status_code == 400
+    assert "Identificador: otra pregunta del banco ya lo usa" in text_of(response)
+    response = post(client, url, data={**base, "type": "abierta "})
+    assert response.status_code == 302
+    response = post(client, url, data={**base, "original_id": "k2", "id": "kant-nacimiento"})
+    assert response.status_code == 302 and "done=saved" in response.headers["Location"]
+    questions = {q.id: q for q in bank_questions(database, bank_id)[1]}
+    assert "k2" not in questions
+    edited = questions["kant-nacimiento"]
+    assert (edited.text, edited.answer, edited.notes, edited.type) == \
+        ("Kant nació en Königsberg.", "Verdadero", "1724", "vf")
+    # The question keeps its place in the bank.
+    assert [q.id for q in bank_questions(database, bank_id)[1]][:3] == ["k1", "kant-nacimiento", "k3"]
+
+
+def test_delete_a_question(client):
+    bank_id = small_bank(client)
+    url = f"/console/banks/{bank_id}/questions/delete"
+    response = post(client, url, data={"id": "a3"})
+    assert response.status_code == 302
+    assert [q.id for q in bank_questions(database, bank_id)[1]] == \
+        ["k1", "k2", "k3", "k4", "a1", "a2", "a4"]
+    assert post(client, url, data={"id": "a3"}).status_code == 404
+    assert "Pregunta «a3» borrada." in text_of(client.get(response.headers["Location"]))
+
+
+def test_delete_a_bank(client):
+    bank_id = small_bank(client)
+    response = post(client, f"/console/banks/{bank_id}/delete")
+    assert response.status_code == 302
+    assert find_bank(database, "pequeño") is None
+    assert "Banco «pequeño» borrado." in text_of(client.get(response.headers["Location"]))
+    assert client.get(f"/console/banks/{bank_id}").status_code == 404
+    assert post(client, f"/console/banks/{bank_id}/delete").status_code == 404
+
+
+# -- imports -------------------------------------------------------------------------
+
+def csv_with_error_on_line_40() -> str:
+    authors = ["Kant", "Arendt", "Marx"]
+    rows = ["author,type,text,answer"]
+    for n in range(2, 51):
+        kind = "vff" if n == 40 else ("vf", "quien", "abierta")[n % 3]
+        rows.append(f"{authors[n % 3]},{kind},Pregunta número {n},Respuesta {n}")
+    return "\n".join(rows) + "\n"
+
+
+def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
+    before = list_banks(database)
+    response = upload(client, "banco.csv", csv_with_error_on_line_40(), name="con errores")
+    assert response.status_code == 400
+    text = text_of(response)
+    assert 'banco.csv:40: type "vff" is not one of vf, quien, abierta' in text
+    assert "No se ha importado nada: el archivo tiene errores." in text
+    assert "Preguntas utilizables: 48" in text and "errores: 1" in text
+    assert list_banks(database) == before
+
+    response = upload(client, "banco.csv", csv_with_error_on_line_40(), name="con errores",
+                      skip_errors="1")
+    assert response.status_code == 200
+    text = text_of(response)
+    assert "Importadas 48 preguntas en el banco «con errores»." in text
+    assert 'banco.csv:40: type "vff"' in text
+    bank = find_bank(database, "con errores")
+    questions = bank_questions(database, bank["id"])[1]
+    assert len(questions) == 48
+    assert "Pregunta número 40" not in {q.text for q in questions}
+
+
+def test_a_gift_upload_reports_the_questions_the_game_cannot_use(client):
+    gift = ("$CATEGORY: $course$/top/Filosofía/Kant\n\n"
+            "::k-vf:: Kant nació en Königsberg. {T}\n\n"
+            "::k-quien:: ¿Quién escribió la Crítica de la razón pura? {=Kant}\n\n"
+            "::k-mc:: ¿En qué ciudad nació Kant? {=Königsberg ~Berlín ~Viena}\n\n"
+            "::k-abierta:: Explica el imperativo categórico. {####Obrar por máximas universales.}\n")
+    response = upload(client, "moodle.gift", gift, name="Moodle")
+    assert response.status_code == 200
+    text = text_of(response)
+    assert "Formato: Moodle GIFT." in text
+    assert "Importadas 3 preguntas en el banco «Moodle»." in text
+    assert "moodle.gift:7: multiple-choice questions are not used by the game" in text
+    bank = find_bank(database, "Moodle")
+    assert sorted(q.id for q in bank_questions(database, bank["id"])[1]) == \
+        ["k-abierta", "k-quien", "k-vf"]
+
+
+def test_import_into_an_existing_bank_adds_or_replaces(client):
+    bank_id = small_bank(client)
+    more = "id,author,type,text,answer\nk9,Kant,quien,¿Quién escribió la Crítica del juicio?,Kant\n"
+    response = upload(client, "mas.csv", more, target=str(bank_id), mode="add")
+    assert response.status_code == 200
+    assert [q.id for q in bank_questions(database, bank_id)[1]][-1] == "k9"
+
+    # An id already in the bank is an error of that line: nothing is added.
+    clash = more.replace("k9", "k1").replace("juicio", "razón práctica")
+    response = upload(client, "mas.csv", clash, target=str(bank_id), mode="add")
+    assert response.status_code == 400
+    assert "mas.csv:2: el identificador «k1» ya está en el banco" in text_of(response)
+    assert len(bank_questions(database, bank_id)[1]) == 9
+
+    response = upload(client, "nuevo.csv", more, target=str(bank_id), mode="replace")
+    assert response.status_code == 200
+    assert [q.id for q in bank_questions(database, bank_id)[1]] == ["k9"]
+
+
+def test_import_refusals(client):
+    small_bank(client)
+    response = upload(client, "otra.csv", SMALL, name="pequeño")
+    assert response.status_code == 400
+    assert "Ya hay un banco llamado «pequeño»" in text_of(response)
+    response = post(client, "/console/banks/import", data={"target": "new"},
+                    content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Elige el archivo que quieres importar." in text_of(response)
+    response = upload(client, "solo.gift", "¿Ciudad? {=Königsberg ~Viena}\n", name="nada")
+    assert response.status_code == 400
+    assert "no tiene ninguna pregunta que el juego pueda usar" in text_of(response)
+    assert find_bank(database, "nada") is None
+    # (A small limit: the test client spools big bodies to files it does not close.)
+    client.application.config["MAX_CONTENT_LENGTH"] = 2000
+    response = upload(client, "enorme.csv", SMALL * 5, name="enorme")
+    assert response.status_code == 413
+    assert "El archivo es demasiado grande" in text_of(response)
+    assert find_bank(database, "enorme") is None
+
+
+def test_text_typed_by_a_teacher_is_escaped(client):
+    bank_id = small_bank(client)
+    post(client, f"/console/banks/{bank_id}/questions/new",
+         data={"id": "x<b>", "author": "<script>alert(1)</script>", "type": "vf",
+               "text": "<img src=x onerror=alert(1)>", "answer": "V"})
+    html = client.get(f"/console/banks/{bank_id}").get_data(as_text=True)
+    assert "<script>alert(1)" not in html and "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_new_bank_is_named_after_its_file_by_default(client):
+    response = upload(client, "Ética 1º.csv", SMALL)
+    assert response.status_code == 200
+    assert find_bank(database, "Ética 1º")["count"] == 8
+
+
+# -- export --------------------------------------------------------------------------
+
+def test_export_round_trips_with_the_importer(client):
+    bank_id = small_bank(client)
+    post(client, f"/console/banks/{bank_id}/questions/new",
+         data={"id": "k5", "author": "Kant", "type": "abierta",
+               "text": "Dos líneas,\n«comillas» \"dobles\"; y punto y coma",
+               "answer": "Una respuesta, con coma", "notes": "nota\ncon salto"})
+    response = client.get(f"/console/banks/{bank_id}/export.csv")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    assert 'filename="pequeno.csv"' in response.headers["Content-Disposition"]
+    data = response.get_data()
+    assert data.startswith(b"\xef\xbb\xbfid,author,type,text,answer,notes")
+    original = bank_questions(database, bank_id)[1]
+    assert parse_bank(data, "pequeno.csv").questions == original
+
+    response = upload(client, "pequeno.csv", data, name="copia")
+    assert response.status_code == 200
+    assert bank_questions(database, find_bank(database, "copia")["id"])[1] == original
+    assert client.get("/console/banks/999/export.csv").status_code == 404
+
+
+# -- a game in progress --------------------------------------------------------------
+
+def test_coverage_of_a_game_counts_the_unused_questions(client):
+    bank_id = small_bank(client)
+    teams = [{"name": name, "members": 4} for name in ("A", "B", "C", "D")]
+    response = client.post("/console/games", json={"name": "Prueba", "settings": {"teams": teams},
+                                                   "bank_id": bank_id})
+    assert response.status_code == 200, response.get_json()
+    game_id = response.get_json()["game_id"]
+
+    url = f"/console/banks/game/{game_id}/coverage"
+    before = client.get(url).get_json()
+    assert before == {"Kant": {"vf": 2, "quien": 1, "abierta": 1},
+                      "Arendt": {"vf": 1, "quien": 2, "abierta": 1}}
+
+    def play(change):
+        change.play({"do": "declare", "mode": "normal"})
+        change.play({"do": "choose", "author": "Kant", "type": "vf"})
+        change.play({"do": "question", "id": "k2"})
+    store.transact(game_id, "gm", play)
+
+    after = client.get(url).get_json()
+    assert after["Kant"] == {"vf": 1, "quien": 1, "abierta": 1}
+    assert after["Arendt"] == before["Arendt"]
+
+    # The game keeps its own copy: editing the bank changes nothing in it.
+    post(client, f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"})
+    assert client.get(url).get_json() == after
+
+    # The bank page lists the game and shows the same counts.
+    page = client.get(f"/console/banks/{bank_id}", query_string={"game": game_id})
+    html = page.get_data(as_text=True)
+    assert f'data-url="{url}"' in html
+    table = re.search(r'data-testid="game-table".*?</table>', html, re.S).group(0)
+    assert re.search(r'data-author="Kant" data-type="vf">\s*<span class="badge warn"[^>]*>1<', table)
+    assert client.get("/console/banks/game/999/coverage").status_code == 404
+
+
+# -- the catalogs --------------------------------------------------------------------
+
+def test_every_string_of_the_bank_pages_is_in_both_catalogs():
+    import json
+    from pathlib import Path
+
+    from facilitator.engine import QUESTION_TYPES
+    from facilitator.store.banks import QUESTION_FIELDS
+
+    root = Path(__file__).resolve().parents[1]
+    es = json.loads((root / "facilitator/i18n/banks.es.json").read_text(encoding="utf-8"))
+    en = json.loads((root / "facilitator/i18n/banks.en.json").read_text(encoding="utf-8"))
+    assert es.keys() == en.keys()
+    assert all(key.startswith("banks.") for key in es)
+    sources = [*(root / "templates/banks").glob("*.html"), root / "facilitator/web/banks.py",
+               root / "static/js/banks.js"]
+    used = set()
+    for source in sources:
+        used |= set(re.findall(r"['\"](banks\.[a-z_.-]+[a-z_])['\"]", source.read_text()))
+    used |= {f"banks.{group}.{kind}" for group in ("type", "type_short") for kind in QUESTION_TYPES}
+    used |= {f"banks.field.{name}" for name in QUESTION_FIELDS}
+    used |= {f"banks.problem.{problem}" for problem in ("empty", "type", "too_long", "taken")}
+    used |= {f"banks.import.format.{kind}" for kind in ("csv", "gift", "moodle-xml", "unknown")}
+    endpoints = {"banks.index", "banks.bank", "banks.import_file", "banks.new_question",
+                 "banks.edit_question", "banks.remove_question", "banks.export",
+                 "banks.remove_bank", "banks.game_coverage_json", "banks.js"}
+    missing = sorted(used - endpoints - es.keys())
+    assert not missing, missing
