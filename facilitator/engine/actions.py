@@ -12,7 +12,7 @@ from typing import ClassVar
 from .errors import refuse
 from .numbers import exact, is_number, plain
 from .questions import QUESTION_TYPES
-from .settings import MODES, SPECIAL_CARDS
+from .settings import MAX_EXCHANGE_COST, MODES, SPECIAL_CARDS
 
 VERDICTS = ("full", "half", "wrong")
 ARGUMENTS = ("good", "poor")
@@ -267,7 +267,7 @@ def _text(data: dict, do: str, key: str, *, blank_ok: bool = False) -> str:
 
 def _give(data: dict) -> tuple[str, ...]:
     give = data.get("give")
-    if not isinstance(give, list) or len(give) > 50:
+    if not isinstance(give, list) or len(give) > MAX_EXCHANGE_COST:
         raise _bad("exchange", "needs 'give': a list of cards like \"author:Kant\" or \"type:vf\"")
     for card in give:
         kind, _, name = card.partition(":") if isinstance(card, str) else ("", "", "")

@@ -30,7 +30,8 @@ def parse_questions(data: object) -> list[Question]:
             value = item.get(key)
             if not isinstance(value, str) or not value.strip():
                 raise refuse("format", f"{where} needs '{key}' as non-empty text")
-            values[key] = value
+            # Names are compared exactly (a choice of "Kant" finds "Kant"), so no stray spaces.
+            values[key] = value.strip() if key in ("id", "author", "type") else value
         if values["type"] not in QUESTION_TYPES:
             raise refuse("format", f"{where} has type {values['type']!r}; the types are "
                                    f"{', '.join(QUESTION_TYPES)}")

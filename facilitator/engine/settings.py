@@ -24,6 +24,7 @@ DEFAULT_DELIBERATION_SECONDS = 60              # R-U8
 DEFAULT_SPECIAL_CARDS = {"desvio": 1, "seguro": 1, "elijo": 1}          # R-K1
 DEFAULT_BANK_SPECIAL_CARDS = {"desvio": 6, "seguro": 6, "elijo": 6}     # R-K6
 DEFAULT_EXCHANGE_COST = 3                      # R-K6
+MAX_EXCHANGE_COST = 20                         # an exchange action lists at most this many cards
 DEFAULT_POINTS = {"card": 1, "consolation": 0.5, "pifie": -0.5, "risky_bonus": 4}  # R-P1
 
 #: The keys this project gives a meaning to; any other key is kept as it is.
@@ -94,7 +95,7 @@ class Settings:
         """The settings as a record writes them: teams, rounds and every non-default key."""
         data: dict = {"teams": [{"name": t.name, "members": t.members} for t in self.teams],
                       "rounds": self.rounds}
-        if list(self.round_modes) != default_round_modes(self.rounds):
+        if [list(m) for m in self.round_modes] != default_round_modes(self.rounds):
             data["round_modes"] = [list(m) for m in self.round_modes]
         if list(self.individual_rounds) != [self.rounds]:
             data["individual_rounds"] = list(self.individual_rounds)
@@ -164,8 +165,8 @@ def parse_settings(data: object) -> Settings:
     special = _card_counts(data, "special_cards", DEFAULT_SPECIAL_CARDS)
     bank = _card_counts(data, "bank_special_cards", DEFAULT_BANK_SPECIAL_CARDS)
     cost = data.get("exchange_cost", DEFAULT_EXCHANGE_COST)
-    if not _whole(cost) or cost < 1:
-        raise _format("settings.exchange_cost must be a whole number of at least 1")
+    if not _whole(cost) or not 1 <= cost <= MAX_EXCHANGE_COST:
+        raise _format(f"settings.exchange_cost must be a whole number from 1 to {MAX_EXCHANGE_COST}")
     points = data.get("points", {})
     if not isinstance(points, dict) or any(
             k not in DEFAULT_POINTS or not is_number(v) for k, v in points.items()):
