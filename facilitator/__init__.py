@@ -30,6 +30,7 @@ def create_app(test_config: dict | None = None):
 
     from .extensions import database, presence, socketio, store
     from .live.handlers import register
+    from .live.packets import drop_malformed_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
 
@@ -42,6 +43,7 @@ def create_app(test_config: dict | None = None):
                       max_http_buffer_size=64 * 1024, ping_interval=app.config["PING_INTERVAL"],
                       ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None)
+    drop_malformed_packets(socketio.server)
     app.extensions["facilitator_live"] = LiveGames(store, socketio, presence)
     if not getattr(socketio, "_facilitator_handlers", False):
         register(socketio)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from .errors import refuse
-from .numbers import exact, is_number, plain
+from .numbers import exact, is_number, is_unicode, plain
 from .questions import QUESTION_TYPES
 from .settings import MAX_EXCHANGE_COST, MODES, SPECIAL_CARDS
 
@@ -260,6 +260,8 @@ def _text(data: dict, do: str, key: str, *, blank_ok: bool = False) -> str:
         raise _bad(do, f"needs '{key}' as text")
     if len(value) > MAX_TEXT:
         raise _bad(do, f"'{key}' is longer than {MAX_TEXT} characters")
+    if not is_unicode(value):
+        raise _bad(do, f"'{key}' is not valid Unicode text")
     if not blank_ok and not value.strip():
         raise _bad(do, f"'{key}' must not be empty")
     return value
@@ -273,7 +275,7 @@ def _give(data: dict) -> tuple[str, ...]:
         kind, _, name = card.partition(":") if isinstance(card, str) else ("", "", "")
         if kind == "type" and name in QUESTION_TYPES:
             continue
-        if kind == "author" and name.strip() and len(name) <= MAX_TEXT:
+        if kind == "author" and name.strip() and len(name) <= MAX_TEXT and is_unicode(name):
             continue
         raise _bad("exchange", f"cannot give {card!r}: a card is \"author:NAME\" "
                                f"or \"type:{'|'.join(QUESTION_TYPES)}\""[:200])
@@ -334,7 +336,8 @@ def parse_action(data: object) -> Action:
         team, points, reason = _team(data, do), data.get("points"), data.get("reason")
         if not is_number(points) or abs(points) > 1_000_000:
             raise _bad(do, "needs 'points': a number")
-        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_TEXT):
+        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_TEXT
+                                   or not is_unicode(reason)):
             raise _bad(do, "'reason' must be text")
         return Adjust(team, exact(points), reason)
     return cls()

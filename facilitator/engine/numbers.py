@@ -26,3 +26,12 @@ def plain(value: Fraction) -> int | float:
     if value.denominator == 1:
         return int(value)
     return float(value)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON allows lone surrogates; records cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -6,6 +6,7 @@ from typing import Callable, Iterable
 
 from .actions import parse_action
 from .errors import Refusal, refuse
+from .numbers import is_unicode
 from .game import Game
 from .questions import QUESTION_TYPES, Question
 from .settings import parse_settings
@@ -28,7 +29,7 @@ def parse_questions(data: object) -> list[Question]:
         values = {}
         for key in ("id", "author", "type", "text", "answer"):
             value = item.get(key)
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str) or not value.strip() or not is_unicode(value):
                 raise refuse("format", f"{where} needs '{key}' as non-empty text")
             # Names are compared exactly (a choice of "Kant" finds "Kant"), so no stray spaces.
             values[key] = value.strip() if key in ("id", "author", "type") else value

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import refuse
-from .numbers import exact, is_number, plain
+from .numbers import exact, is_number, is_unicode, plain
 
 MODES: tuple[str, ...] = ("normal", "simple", "risky")
 CHALLENGE_MODES: tuple[str, ...] = ("simple", "risky")
@@ -217,6 +217,9 @@ def _parse_teams(teams: object) -> tuple[TeamSetting, ...]:
         name, members = team.get("name"), team.get("members")
         if not isinstance(name, str) or not name.strip():
             raise _format(f"settings.teams: team {number} needs a name")
+        if len(name) > 100 or not is_unicode(name):
+            raise _format(f"settings.teams: team {number}'s name must be text of at most "
+                          "100 characters")
         if not _whole(members):
             raise _format(f"settings.teams: team {number} ({name}) needs a whole number of members")
         parsed.append(TeamSetting(name.strip(), members))

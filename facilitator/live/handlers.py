@@ -23,6 +23,28 @@ def _refusal(error: str, message: str) -> dict:
     return {"ok": False, "error": error, "message": message}
 
 
+def _lone_surrogate(value: object, depth: int = 0) -> bool:
+    """Whether a text in ``value`` holds a lone surrogate ("\\ud800" in JSON).
+
+    Such text is valid JSON but not Unicode: it cannot be written as UTF-8, so
+    a record or a page holding it could never be sent again.
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if depth > 8:            # nothing deeper than this is ever accepted anyway
+        return False
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k, depth + 1) or _lone_surrogate(v, depth + 1)
+                   for k, v in value.items())
+    if isinstance(value, list):
+        return any(_lone_surrogate(v, depth + 1) for v in value)
+    return False
+
+
 def _authenticate(auth: object) -> Audience:
     live = current_app.extensions["facilitator_live"]
     store = live.store
@@ -68,6 +90,8 @@ def register(socketio) -> None:
             if audience is None:
                 return _refusal("auth", "this connection has not authenticated")
             payload = args[0] if args else None
+            if _lone_surrogate(list(args)):
+                return _refusal("format", "text must be valid Unicode (no lone surrogates)")
             try:
                 return handler(audience, payload)
             except Refusal as refusal:
@@ -80,6 +104,10 @@ def register(socketio) -> None:
 
     @socketio.on("connect")
     def on_connect(auth=None):
+        if live().presence.get(request.sid) is not None:
+            # An event named "connect" sent on an open connection: it must not
+            # authenticate the connection again (a projector would become a team).
+            return _refusal("format", "this connection is already authenticated")
         audience = _authenticate(auth)
         live().presence.add(request.sid, audience)
         if audience.role == GM:
@@ -94,6 +122,9 @@ def register(socketio) -> None:
 
     @socketio.on("disconnect")
     def on_disconnect(*_args):
+        if socketio.server.manager.is_connected(request.sid, "/"):
+            # An event named "disconnect" sent by a client that stays connected.
+            return _refusal("format", "'disconnect' is not an event a client sends")
         audience = live().presence.remove(request.sid)
         if audience is not None and audience.role == TEAM:
             live().broadcast_devices(audience.game_id)

@@ -6,7 +6,7 @@ import random
 from flask import Blueprint, jsonify, request
 
 from ..engine import Refusal, deal_students, parse_settings, propose_team_sizes
-from .auth import gm_required
+from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -16,7 +16,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def propose():
     """R-T5: team sizes for ?students=N."""
     students = request.args.get("students", "")
-    if not students.isdigit() or int(students) > 1000:
+    if not (students.isascii() and students.isdecimal()) or len(students) > 4:
         return jsonify(error="format", message="give the number of students"), 400
     try:
         return jsonify(sizes=propose_team_sizes(int(students)))
@@ -28,7 +28,7 @@ def propose():
 @gm_required
 def check_settings():
     """Check the settings of the set-up form as the engine would (R-T1..R-T3, R-O1, R-O4)."""
-    data = request.get_json(silent=True)
+    data = read_json()
     settings = data.get("settings") if isinstance(data, dict) else None
     try:
         parse_settings(settings)
@@ -41,7 +41,7 @@ def check_settings():
 @gm_required
 def deal():
     """R-T5: deal a pasted class list into teams of the given sizes, at random."""
-    data = request.get_json(silent=True) or {}
+    data = read_json() or {}
     names, sizes = data.get("names"), data.get("sizes")
     if (not isinstance(names, list) or not isinstance(sizes, list) or len(names) > 500
             or not all(isinstance(n, str) and 0 < len(n) <= 100 for n in names)

@@ -16,3 +16,11 @@ def gm_required(view):
             return redirect(url_for("console.login", next=request.path))
         return view(*args, **kwargs)
     return wrapped
+
+
+def read_json():
+    """The request's JSON body, or None when it is missing, malformed or absurdly nested."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None

@@ -13,12 +13,13 @@ from ..engine.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_
 from ..extensions import database, store
 from ..store.banks import bank_questions, list_banks
 from ..store.credentials import check_gm
-from .auth import gm_required
+from ..engine.numbers import is_unicode
+from .auth import gm_required, read_json
 from .links import public_base, team_links
-from .ratelimit import RateLimit
+from .ratelimit import limiter
 
 bp = Blueprint("console", __name__, url_prefix="/console")
-_logins = RateLimit(10)
+LOGINS_PER_MINUTE = 10
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -26,7 +27,7 @@ def login():
     """The console password form."""
     error = None
     if request.method == "POST":
-        if not _logins.allow(request.remote_addr or "?"):
+        if not limiter("login", LOGINS_PER_MINUTE).allow(request.remote_addr or "?"):
             error = "login.too_many"
         elif check_gm(database, request.form.get("secret", ""), current_app.config["GM_PASSWORD"]):
             session.clear()
@@ -67,17 +68,21 @@ def games():
 @gm_required
 def create_game():
     """Create a game from the set-up form (JSON); answers where to go or what is wrong."""
-    data = request.get_json(silent=True)
+    data = read_json()
     if not isinstance(data, dict):
         return jsonify(ok=False, error="format", message="send the game as JSON"), 400
     bank_id = data.get("bank_id")
     banks = list_banks(database)
     if bank_id is None and banks:
         bank_id = banks[0]["id"]
-    bank = bank_questions(database, int(bank_id)) if str(bank_id).isdigit() else None
+    bank_id = str(bank_id)
+    bank = (bank_questions(database, int(bank_id))
+            if bank_id.isdecimal() and bank_id.isascii() and len(bank_id) < 10 else None)
     if bank is None:
         return jsonify(ok=False, error="format", message="choose a question bank"), 400
     name = data.get("name") if isinstance(data.get("name"), str) else ""
+    if not is_unicode(name):
+        return jsonify(ok=False, error="format", message="the class name is not valid text"), 400
     settings = data.get("settings")
     if isinstance(settings, dict) and isinstance(data.get("roster"), list):
         settings = {**settings, "roster": data["roster"]}

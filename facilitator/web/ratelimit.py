@@ -25,3 +25,12 @@ class RateLimit:
                 return False
             hits.append(now)
             return True
+
+
+def limiter(name: str, limit: int) -> RateLimit:
+    """The app's rate limit called ``name`` (one per app, so each app counts its own)."""
+    from flask import current_app
+    limits = current_app.extensions.setdefault("facilitator_rate_limits", {})
+    if name not in limits:
+        limits[name] = RateLimit(limit)
+    return limits[name]

@@ -6,23 +6,16 @@ from flask import (Blueprint, current_app, make_response, redirect, render_templ
 
 from ..extensions import store
 from ..live.audience import issue_device_token, read_device_token
-from .ratelimit import RateLimit
+from .ratelimit import limiter
 
 bp = Blueprint("team", __name__)
-_attempts: RateLimit | None = None
 TOKEN_COOKIE = "team_token"
-
-
-def _limit() -> RateLimit:
-    global _attempts
-    if _attempts is None:
-        _attempts = RateLimit(current_app.config["JOIN_ATTEMPTS_PER_MINUTE"])
-    return _attempts
 
 
 def _join(code: str):
     """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
-    if not _limit().allow(request.remote_addr or "?"):
+    if not limiter("join", current_app.config["JOIN_ATTEMPTS_PER_MINUTE"]).allow(
+            request.remote_addr or "?"):
         return render_template("team/join.html", error="join.too_many"), 429
     found = store.find_join_code(code)
     if found is None:

@@ -52,7 +52,7 @@ class Server:
             try:
                 requests.get(self.url + "/join", timeout=1)
                 return self
-            except requests.ConnectionError:
+            except requests.RequestException:     # refused, or too slow under load
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start: {self.log()}")
 
