@@ -41,6 +41,12 @@ def register_blueprints(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
 
+    @app.template_filter("num")
+    def number_filter(value):
+        """A number as the page's language writes it: 7,5 in Spanish, 7.5 in English."""
+        text = str(value)
+        return text.replace(".", ",") if getattr(g, "lang", "es") == "es" else text
+
     @app.context_processor
     def language_context():
         lang = getattr(g, "lang", "es")

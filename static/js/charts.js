@@ -12,6 +12,9 @@
   var COLORS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00"];
   var DASHES = ["", "8 4", "2 4", "10 3 2 3", "4 4", "12 6"];
 
+  var LANG = document.documentElement.lang || "es";
+  function num(x) { return typeof x === "number" ? x.toLocaleString(LANG) : String(x); }
+
   function el(tag, attrs, text) {
     var node = document.createElementNS(NS, tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -41,7 +44,7 @@
     for (var v = Math.ceil(lo); v <= hi; v += step) {
       root.appendChild(el("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#ddd"}));
       root.appendChild(el("text", {x: L - 8, y: y(v) + 5, "text-anchor": "end",
-                                   "font-size": 16}, v));
+                                   "font-size": 16}, num(v)));
     }
     (timeline.rounds || []).forEach(function (r) {
       var i = turns.indexOf(r.turn) - 1;
@@ -61,7 +64,7 @@
       line.appendChild(el("title", {}, team.team + " · " + team.name));
       root.appendChild(line);
       var last = team.scores[team.scores.length - 1];
-      ends.push({y: y(last) + 6, text: team.team + " (" + last + ")"});
+      ends.push({y: y(last) + 6, text: team.team + " (" + num(last) + ")"});
     });
     // Teams that end level would print their labels on top of each other: spread them.
     ends.sort(function (a, b) { return a.y - b.y; });

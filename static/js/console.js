@@ -81,7 +81,7 @@
         V.over ? null : h('span', { class: 'mode badge', testid: 'mode' },
           turn.mode ? L.mode(turn.mode) : t('round.allows', { modes: V.round_modes.map(L.mode).join(' / ') })),
         V.individual && !V.over ? h('span', { class: 'badge warn' }, t('round.individual')) : null,
-        h('span', { class: 'muted' }, t('turn.n', { n: turn.number })),
+        V.over ? '' : h('span', { class: 'muted' }, t('turn.n', { n: turn.number })),
       ];
     });
   }

@@ -68,7 +68,7 @@
     ui.writing = text;                 // queued while offline: not sent a second time
     return send({ do: 'write', team: me, text: text }).then((ack) => {
       if (ui.writing === text) ui.writing = null;
-      if (ack && ack.ok && V.turn.number === turn) { saveDraft(text, true); bump(); }
+      if (ack && ack.ok && V.turn.number === turn) { const d = draft(); if (!d || d.text === text) saveDraft(text, true); bump(); }   // a late ack must not undo a newer draft
     });
   }
   function unsent() {
@@ -205,7 +205,7 @@
       const out = [h('p', { class: 'row' },
         h('strong', { testid: 'round' }, V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })),
         h('span', { class: 'row', 'aria-label': t('order.title') }, V.order.map((n) => h('span', {
-          testid: 'order-' + n, class: n === turn.host && !V.over ? 'host-mark' : 'dim' }, L.chip(n, n === turn.host ? 'host' : '')))),
+          testid: 'order-' + n, class: n === turn.host && !V.over ? 'host-mark' : 'dim' }, L.chip(n, n === turn.host && !V.over ? 'host' : '')))),
         turn.mode ? h('span', { class: 'badge', testid: 'mode' }, L.mode(turn.mode)) : null)];
       const wt = waitText();
       if (wt) out.push(h('p', { testid: 'team-waiting' }, wt));

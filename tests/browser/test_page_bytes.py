@@ -1,0 +1,78 @@
+"""What each page costs a device on campus Wi-Fi: the bytes Chromium receives to show it.
+
+Each page is opened in a fresh context (empty cache) and measured once its
+live content is on screen and the network is idle: the sum of the bodies of
+every response (HTML, CSS, scripts, images, socket.io's polling handshake),
+with and without ``/vendor/socket.io.min.js``. WebSocket frames are not
+responses and are not counted. The figures are written to
+``test-artifacts/page-bytes.json`` and printed (``-s``).
+"""
+from __future__ import annotations
+
+import json
+
+try:
+    from playwright.sync_api import expect
+except ImportError:         # the browser fixture skips, or fails under CI, and says why
+    expect = None
+
+SOCKET_IO = "/vendor/socket.io.min.js"
+TEAM_PAGE_BUDGET = 120_000
+GM_VIEWPORT = {"width": 1440, "height": 900}
+TABLET_VIEWPORT = {"width": 390, "height": 844}
+PROJECTOR_VIEWPORT = {"width": 1600, "height": 900}
+
+
+def measure(screens, name: str, viewport: dict, url: str, ready: str, cookies=None,
+            mobile: bool = False) -> dict:
+    page = screens.page("bytes-" + name, viewport, mobile=mobile)
+    if cookies:
+        page.context.add_cookies(cookies)
+    bodies: list[tuple[str, int]] = []
+    encodings: set[str] = set()
+
+    def on_response(response):
+        try:
+            size = len(response.body())
+        except Exception:        # noqa: BLE001 - a redirect has no body to read
+            size = 0
+        bodies.append((response.url, size))
+        encodings.add(response.headers.get("content-encoding", "identity"))
+    page.on("response", on_response)
+    page.goto(url)
+    expect(page.get_by_test_id(ready).first).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    page.remove_listener("response", on_response)
+    total = sum(size for _, size in bodies)
+    sio = sum(size for u, size in bodies if u.split("?")[0].endswith(SOCKET_IO))
+    return {"total": total, "without_socket_io": total - sio, "socket_io": sio,
+            "responses": len(bodies), "content_encodings": sorted(encodings),
+            "files": sorted(({"url": u.split("//", 1)[-1].split("/", 1)[-1], "bytes": s}
+                             for u, s in bodies), key=lambda f: -f["bytes"])}
+
+
+def test_bytes_each_page_loads(room, server, artifacts):
+    room.open_console(room.create_via_http({
+        "teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}))
+    gm_cookies = room.gm.context.cookies()
+    watch = room.gm.get_by_test_id("projector-link").get_attribute("href")
+    screens = room.screens
+    sizes = {
+        "login": measure(screens, "login", GM_VIEWPORT, server.url + "/console/login",
+                         "login-submit"),
+        "join": measure(screens, "join", TABLET_VIEWPORT, server.url + "/join", "join-submit",
+                        mobile=True),
+        "team": measure(screens, "team", TABLET_VIEWPORT, f"{server.url}/j/{room.codes[1]}",
+                        "my-special", mobile=True),
+        "console": measure(screens, "console", GM_VIEWPORT,
+                           f"{server.url}/console/{room.game_id}", "score-team-4",
+                           cookies=gm_cookies),
+        "projector": measure(screens, "projector", PROJECTOR_VIEWPORT, watch, "join-panel"),
+    }
+    (artifacts / "page-bytes.json").write_text(json.dumps(sizes, indent=1))
+    print("\npage        total bytes   without socket.io   responses")
+    for name, s in sizes.items():
+        print(f"{name:10} {s['total']:12,} {s['without_socket_io']:18,} {s['responses']:11}")
+    assert sizes["team"]["socket_io"] > 0, "the team page loads socket.io"
+    assert sizes["login"]["socket_io"] == sizes["join"]["socket_io"] == 0
+    assert sizes["team"]["total"] < TEAM_PAGE_BUDGET, sizes["team"]["files"]
