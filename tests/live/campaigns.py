@@ -91,8 +91,7 @@ def quick_close(*clients) -> None:
         sio = getattr(client, "sio", client)
         ws = getattr(sio.eio, "ws", None)
         try:
-            if sio.connected:
-                sio.disconnect()
+            sio.shutdown()     # disconnects, or stops the reconnection attempts
         except Exception:      # noqa: BLE001 - a client of a dead server may fail to say bye
             pass
         for stale in [ws, *getattr(client, "websockets", [])]:

@@ -159,6 +159,6 @@ class Client:
         return self.sio.call(event, payload, timeout=15)
 
     def close(self) -> None:
-        """Disconnect."""
-        if self.sio.connected:
-            self.sio.disconnect()
+        """Disconnect, and stop any reconnection attempts: a client left reconnecting in
+        the background would outlive its test (and stir the global random module)."""
+        self.sio.shutdown()
