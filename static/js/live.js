@@ -172,8 +172,12 @@
     else {
       const rule = what.error || '';
       const summary = L.has('rule.' + rule) ? t('rule.' + rule) : '';
-      parts = [h('strong', { class: 'rule' }, rule), summary ? ' ' + summary : '',
-        what.message && what.message !== summary ? h('span', { class: 'msg' }, ' — ' + what.message) : ''];
+      // The engine explains a refusal in English: on a page in another language the
+      // catalog's summary of the rule is shown, and the English detail only as a tooltip.
+      const detail = what.message && what.message !== summary ? what.message : '';
+      const inline = detail && (L.lang === 'en' || !summary);
+      parts = [h('strong', { class: 'rule', title: detail || null }, rule), summary ? ' ' + summary : '',
+        inline ? h('span', { class: 'msg' }, ' — ' + detail) : ''];
     }
     box.replaceChildren(h('span', null, parts),
       h('button', { type: 'button', class: 'close', 'aria-label': t('ui.close'), onclick: () => { box.hidden = true; } }, '×'));
