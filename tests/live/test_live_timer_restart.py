@@ -1,7 +1,7 @@
 """Timers kept by the server (R-U5, R-U8, R-G2) and a restart that loses nothing."""
 import time
 
-from conftest import Table
+from table import Table
 from server import Client, Server
 
 SHORT = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],

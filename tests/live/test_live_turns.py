@@ -72,7 +72,7 @@ SECRET = "Nuestra respuesta sellada: Arendt"
 
 
 def test_projector_and_other_teams_never_receive_answers_or_sealed_writing(server):
-    from conftest import Table
+    from table import Table
     table = Table(server, {"teams": [{"name": f"E{n}", "members": 4} for n in range(1, 5)],
                            "round_modes": [["simple"], ["risky"]]})
     try:

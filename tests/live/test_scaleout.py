@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from conftest import SETTINGS
+from table import SETTINGS
 from server import Client, Server
 from services import fresh_postgres_database, redis_url
 
