@@ -1,0 +1,1231 @@
+#!/usr/bin/env python
+"""Fan-out benchmark: the facilitator against the floor of bare Flask-SocketIO, in one run.
+
+    python bench/fanout.py --scenario classroom|campus|scaleout|restart
+
+Real Socket.IO clients (python-socketio's ``AsyncClient``, WebSocket transport,
+run by one or a few load-generator processes) connect to real server processes
+on 127.0.0.1. Each game has a GM console, team devices and projectors. The
+GMs play a legal, endless stream of actions computed with the rules engine
+from the game's own record (declare, choose, question, verdict, end_turn,
+spokesperson, adjust with a reason, undo; then adjust/undo once the game is
+over), so every action takes the whole path: validation, engine, database
+commit, per-audience views, broadcast. Each GM waits for the acknowledgement
+of its previous action before sending the next one (actions of one game are
+sequential, as with a real GM); sends that left later than planned are
+counted (``late_sends``).
+
+Per phase (first the facilitator, then the floor: ``bench/floor_server.py``,
+same WSGI server, same clients, same rooms, dummy ``state`` messages as large
+as the real ones just measured) it prints:
+
+- fan-out latency: action sent → the last screen of that game has the
+  ``state`` carrying the action's ``seq``; p50, p95, p99, max;
+- messages lost: (client, seq) pairs a client should have seen and never did;
+- connect time (connect → first ``state``) and the wall time to connect all;
+- server memory per connection: RSS (``/proc/PID/status``) after connecting
+  minus before, divided by the number of sockets;
+
+then the ratio of ours to the floor and whether each target of issue 6 is met.
+The last line is one JSON object (``scenario``, ``p50_ms``, ``p99_ms``,
+``floor_p99_ms``, ``ratio``, ``lost``, ``clients``, ...).
+
+Scenarios (the issue's targets):
+
+- ``classroom``: 1 game, 40 clients (GM, 4 teams × 9 devices, 3 projectors),
+  5 actions/s, SQLite (as ``facilitator serve`` on a laptop); p99 ≤ 50 ms and
+  ≤ 2× the floor's, p50 ≤ 1.5× the floor's. Finishes in under a minute.
+- ``campus``: 100 games × 10 clients on one process, 20 actions/s in all,
+  PostgreSQL; p99 ≤ 100 ms and ≤ 2× the floor, 0 lost, ≤ 100 KB per connection.
+- ``scaleout``: 2 processes + Redis + PostgreSQL, 200 games × 10 clients
+  (each game's clients spread over both processes), 40 actions/s; p99 ≤ 150 ms, 0 lost.
+- ``restart``: process A holds 1,000 sockets (100 games × 10), process B the
+  100 GMs who keep playing; A is SIGKILLed and restarted; every client of A
+  must be back with the current state within 10 s of the kill, and see every
+  later change.
+
+PostgreSQL and Redis are those of this machine (``--postgres``, ``--redis``);
+a fresh database is created and dropped for each phase. Team devices join
+through ``GET /j/<code>`` like a browser; the join rate limit counts per
+address, so joins are spread over loopback source addresses 127.0.1.x (only
+127.0.0.1 is ever the destination).
+
+``--profile DIR`` records the facilitator server(s) with py-spy during the
+measured window and prints the functions that dominate. ``--root PATH`` runs
+the server from another checkout (to measure a prototype change).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import math
+import os
+import random
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GM_PASSWORD = "bench-" + secrets.token_hex(6)
+SECRET_KEY = "bench-shared-secret-" + secrets.token_hex(8)
+POSTGRES = os.environ.get("FACILITATOR_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("FACILITATOR_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+SCENARIOS = {
+    "classroom": dict(games=1, devices=9, projectors=3, rate=5.0, duration=16.0, processes=1,
+                      db="sqlite", queue=False, workers=1),
+    "campus": dict(games=100, devices=2, projectors=1, rate=20.0, duration=30.0, processes=1,
+                   db="postgres", queue=False, workers=1),
+    "scaleout": dict(games=200, devices=2, projectors=1, rate=40.0, duration=30.0, processes=2,
+                     db="postgres", queue=True, workers=2),
+    "restart": dict(games=100, devices=2, projectors=1, rate=20.0, duration=24.0, processes=2,
+                    db="postgres", queue=True, workers=1, kill_at=6.0),
+}
+TEAMS = 4
+GAME_SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 5} for n in range(1, TEAMS + 1)],
+                 "rounds": 25, "round_modes": [["normal"]] * 25, "individual_rounds": [],
+                 "deliberation_seconds": 600}
+
+
+def log(*parts) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def raise_open_files() -> int:
+    """Raise the soft limit of open files to the hard limit; returns it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+NICE = 0
+
+
+def renice(pid: int) -> None:
+    """Give a process we started the --nice priority (negative: ahead of other programs)."""
+    if NICE:
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, NICE)
+        except OSError as error:
+            log(f"warning: cannot renice {pid} to {NICE}: {error}")
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """The p-th percentile (nearest rank) of ``values``."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summary(values: list[float]) -> dict:
+    return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
+            "p99": percentile(values, 99), "max": max(values) if values else None}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds used so far by process ``pid`` (/proc/PID/stat)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_s() -> float:
+    """CPU seconds of every postgres process (the database's share of the work)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip() != "postgres":
+                        continue
+            except OSError:
+                continue
+            total += cpu_s(int(entry))
+    return total
+
+
+def machine_cpu_s() -> float:
+    """Busy CPU seconds of the whole machine so far (/proc/stat), all cores together."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in kB, from /proc/PID/status."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+# -- the action stream --------------------------------------------------------------------------
+
+def action_stream(record: dict, count: int) -> list[dict]:
+    """``count`` legal GM actions for the game of ``record``, computed with the rules engine.
+
+    Per turn: declare, choose, question, verdict, end_turn, spokesperson,
+    adjust (with a reason), undo (of the adjust). Once no turn can be played,
+    adjust and undo alternate forever.
+    """
+    sys.path.insert(0, str(ROOT))
+    from facilitator.engine import Game, Question, parse_settings
+    questions = [Question(q["id"], q["author"], q["type"], q["text"], q["answer"],
+                          q.get("notes", "")) for q in record["questions"]]
+    game = Game(parse_settings(record["settings"]), questions)
+    for action in record.get("actions", []):
+        game.play(action)
+    out: list[dict] = []
+    extra: list[dict] = []
+    n = 0
+    while len(out) < count:
+        n += 1
+        if extra:
+            action = extra.pop(0)
+        else:
+            legal = {entry.do: entry for entry in game.legal_actions()}
+            turn = game.state.turn
+            if "declare" in legal and "normal" in legal["declare"].options.get("modes", {}):
+                action = {"do": "declare", "mode": "normal"}
+            elif "choose" in legal:
+                pair = legal["choose"].options["choices"][0]
+                action = {"do": "choose", "author": pair["author"], "type": pair["type"]}
+            elif "question" in legal:
+                question = next(q for q in game.questions.values()
+                                if q.author == turn.author and q.type == turn.type
+                                and q.id not in game.state.used)
+                action = {"do": "question", "id": question.id}
+            elif "verdict" in legal:
+                action = {"do": "verdict", "result": "full"}
+            elif "end_turn" in legal:
+                action = {"do": "end_turn"}
+                extra = [{"do": "spokesperson", "team": 1 + n % TEAMS, "name": f"Alumno {n}"},
+                         {"do": "adjust", "team": 1 + n % TEAMS, "points": 1,
+                          "reason": "Buena pregunta"},
+                         {"do": "undo"}]
+            else:
+                action = ({"do": "adjust", "team": 1 + n % TEAMS, "points": 1,
+                           "reason": "Participación"} if not game.can_undo
+                          or game.last_action().do != "adjust" else {"do": "undo"})
+        if game.state.over and action["do"] == "spokesperson":
+            continue                    # the game just ended: only adjust and undo remain
+        game.play(action)
+        out.append(action)
+    return out
+
+
+# -- server processes ------------------------------------------------------------------------------
+
+class Proc:
+    """A server process we started (facilitator or floor), in its own process group."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, cwd: Path, logfile: Path,
+                 port: int, ready_path: str):
+        self.name, self.argv, self.env, self.cwd = name, argv, env, cwd
+        self.logfile, self.port, self.ready_path = logfile, port, ready_path
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 40) -> float:
+        """Start and wait until it answers HTTP; returns the seconds it took."""
+        import requests
+        began = time.monotonic()
+        with open(self.logfile, "ab") as out:
+            self.process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=out,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        renice(self.process.pid)
+        while time.monotonic() - began < timeout:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited:\n{self.tail()}")
+            try:
+                requests.get(self.url + self.ready_path, timeout=1)
+                return time.monotonic() - began
+            except requests.RequestException:
+                time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start:\n{self.tail()}")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def tail(self) -> str:
+        return self.logfile.read_text(errors="replace")[-3000:] if self.logfile.exists() else ""
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(3)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Nginx:
+    """deploy/nginx.conf, its upstreams pointed at this run's processes, on a free port."""
+
+    def __init__(self, workdir: Path, ports: list[int]):
+        import re
+        self.dir = workdir / "nginx"
+        (self.dir / "logs").mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        text = (ROOT / "deploy" / "nginx.conf").read_text()
+        servers = "".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n"
+                          for p in ports)
+        text = re.sub(r"(?m)^        server 127\.0\.0\.1:50\d\d[^\n]*\n(?:        server 127\.0"
+                      r"\.0\.1:50\d\d[^\n]*\n)*", lambda _m: servers, text)
+        text = text.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        text = text.replace("/run/nginx-facilitator.pid", str(self.dir / "nginx.pid"))
+        text = text.replace("/var/log/nginx/facilitator-error.log",
+                            str(self.dir / "logs/error.log"))
+        text = text.replace("worker_processes auto;", "worker_processes 1;")
+        temp = "".join(f"    {kind}_temp_path {self.dir / kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        text = text.replace("http {\n", "http {\n" + temp, 1)
+        self.conf = self.dir / "nginx.conf"
+        self.conf.write_text(text)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        import requests
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        check = subprocess.run([nginx, "-t", "-q", "-c", str(self.conf), "-p", str(self.dir)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise RuntimeError("nginx -t failed: " + check.stderr)
+        self.process = subprocess.Popen([nginx, "-c", str(self.conf), "-p", str(self.dir),
+                                         "-g", "daemon off;"], start_new_session=True,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                requests.get(self.url + "/", timeout=1)
+                return
+            except requests.RequestException:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+class Postgres:
+    """A fresh PostgreSQL database for one phase."""
+
+    def __init__(self):
+        import psycopg
+        self.admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+        self.name = "bench_" + secrets.token_hex(4)
+        self.admin.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = POSTGRES.rsplit("/", 1)[0] + "/" + self.name
+
+    def drop(self) -> None:
+        self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.admin.close()
+
+
+def join_session(index: int):
+    """An HTTP session whose requests leave from loopback address 127.0.1.(1 + index // 15).
+
+    The join rate limit counts attempts per client address (20 a minute), as
+    the tablets of a real classroom each have their own.
+    """
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    source = f"127.0.1.{1 + (index // 15) % 250}"
+
+    class SourceAdapter(HTTPAdapter):
+        def init_poolmanager(self, *args, **kwargs):
+            kwargs["source_address"] = (source, 0)
+            return super().init_poolmanager(*args, **kwargs)
+    http = requests.Session()
+    http.mount("http://", SourceAdapter())
+    return http
+
+
+# -- the load generator (worker process) ----------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _browser_like_client():
+    import socketio
+
+    class BrowserLikeClient(socketio.AsyncClient):
+        """Waits for the server's answer to a (re)connection as long as socket.io-client
+        does in a browser (its ``timeout``, 20 s), not python-socketio's 1 s default:
+        a server busy with a reconnection storm is not abandoned and retried."""
+
+        async def connect(self, *args, wait_timeout=20, **kwargs):
+            return await super().connect(*args, wait_timeout=wait_timeout, **kwargs)
+    return BrowserLikeClient
+
+
+class Screen:
+    """One Socket.IO client: a GM console, a team device or a projector."""
+
+    def __init__(self, spec: dict):
+        BrowserLikeClient = _browser_like_client()
+        self.spec = spec
+        self.seen: dict[int, float] = {}
+        self.connects: list[float] = []
+        self.disconnects: list[float] = []
+        # (time, seq) of the first state after each (re)connection
+        self.first_after: list[tuple[float, int]] = []
+        self._await_first = True
+        self.first = asyncio.Event()
+        self.sizes: list[int] = []
+        self.samples: list[dict] = []
+        self.sio = BrowserLikeClient(reconnection=True, reconnection_delay=0.8,
+                                     reconnection_delay_max=5, randomization_factor=0.5)
+        self.sio.on("state", self.on_state)
+        self.sio.on("connect", self.on_connect)
+        self.sio.on("disconnect", self.on_disconnect)
+        self.sio.on("connect_error", self.on_connect_error)
+        self.errors: list[str] = []
+
+    def on_connect_error(self, data=None):
+        if len(self.errors) < 3:
+            self.errors.append(str(data)[:200])
+
+    def on_connect(self):
+        self.connects.append(time.monotonic())
+        if self.seen:
+            # As static/js/live.js does after a reconnection: ask for anything newer.
+            asyncio.get_running_loop().create_task(self._sync(max(self.seen)))
+
+    async def _sync(self, seq: int) -> None:
+        try:
+            await self.sio.emit("sync", {"seq": seq})
+        except Exception:       # noqa: BLE001 - disconnected again: the next connect retries
+            pass
+
+    def on_disconnect(self, *args):
+        # The server sends the connection's first state before the CONNECT packet, so the
+        # first state after a disconnection is the reconnection snapshot.
+        self.disconnects.append(time.monotonic())
+        self._await_first = True
+
+    def on_state(self, message):
+        now = time.monotonic()
+        seq = message.get("seq")
+        if seq not in self.seen:
+            self.seen[seq] = now
+        if self._await_first:
+            self._await_first = False
+            self.first_after.append((now, seq))
+            self.first.set()
+        if len(self.sizes) < 8 and len(self.seen) % 5 == 2:
+            self.sizes.append(len(json.dumps(message, separators=(",", ":"))))
+            self.samples.append(message)
+
+    async def connect(self) -> float:
+        began = time.monotonic()
+        cookie = self.spec.get("cookie")
+        # A function, not a dict: engineio moves a Cookie header into its HTTP session's
+        # jar and deletes it from the dict, so a reconnection (new HTTP session) would
+        # go without it; a function gives every attempt the cookie, as a browser does.
+        headers = (lambda: {"Cookie": cookie}) if cookie else {}
+        await self.sio.connect(self.spec["url"], auth=self.spec["auth"], headers=headers,
+                               transports=["websocket"], wait_timeout=15)
+        await asyncio.wait_for(self.first.wait(), 15)
+        return time.monotonic() - began
+
+
+async def worker_main() -> None:
+    raise_open_files()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+
+    def say(obj) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    plan = json.loads(await reader.readline())
+    games = plan["games"]
+    screens: dict[int, list[Screen]] = {}
+    gms: dict[int, Screen] = {}
+    for game in games:
+        screens[game["id"]] = [Screen(spec) for spec in game["screens"]]
+        gms[game["id"]] = (Screen(game["driver"]) if game.get("driver")
+                           else screens[game["id"]][0])
+    everyone = [s for group in screens.values() for s in group]
+    drivers = [gms[g["id"]] for g in games if g.get("driver")]
+    connect_times: list[float] = []
+    failures: list[str] = []
+    gate = asyncio.Semaphore(plan.get("concurrency", 50))
+
+    async def connect(screen: Screen) -> None:
+        async with gate:
+            try:
+                connect_times.append(await screen.connect())
+            except Exception as error:      # noqa: BLE001 - counted and reported
+                failures.append(f"{screen.spec['auth'].get('role')}: {error!r}"[:200])
+    began = time.monotonic()
+    await asyncio.gather(*(connect(s) for s in drivers + everyone))
+    say({"ready": True, "connected": len(connect_times), "failed": len(failures),
+         "failures": failures[:5], "connect": summary(connect_times),
+         "connect_wall_s": time.monotonic() - began})
+
+    events: dict[str, float] = {}
+    go = json.loads(await reader.readline())
+    t0 = go["t0"]
+
+    async def listen() -> None:
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            events.update(json.loads(line))
+    listener = asyncio.create_task(listen())
+
+    rate = plan["rate_per_game"]
+    duration = plan["duration"]
+    sent_log: dict[int, list[dict]] = {g["id"]: [] for g in games}
+
+    async def drive(game: dict, phase: float) -> None:
+        gm = gms[game["id"]]
+        actions = game["actions"]
+        k = 0
+        action_id = uuid.uuid4().hex
+        while k < len(actions):
+            planned = t0 + phase + k / rate
+            if planned > t0 + duration:
+                break
+            delay = planned - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            sent = time.monotonic()
+            try:
+                # A retry (after a lost acknowledgement) keeps the action's id: applied once.
+                ack = await gm.sio.call("act", {"id": action_id, "action": actions[k]},
+                                        timeout=20)
+            except Exception as error:     # noqa: BLE001
+                ack = {"ok": False, "error": "client", "message": repr(error)}
+            acked = time.monotonic()
+            sent_log[game["id"]].append({"k": k, "planned": planned, "sent": sent,
+                                         "acked": acked, "ack": ack})
+            if not ack.get("ok"):
+                if ack.get("error") == "client":
+                    await asyncio.sleep(0.2)
+                    continue                # retry the same action (reconnecting GM)
+                say({"log": f"game {game['id']} action {k} {actions[k]} refused: {ack}"})
+            k += 1
+            action_id = uuid.uuid4().hex
+    total_rate = rate * len(games)
+    offsets = plan["offsets"]
+    await asyncio.gather(*(drive(g, offsets[i]) for i, g in enumerate(games)))
+
+    # Drain: wait until every screen saw its game's last seq (at most 8 s; 20 s after a restart).
+    final = {gid: max([e["ack"]["seq"] for e in log_ if e["ack"].get("ok")] or [0])
+             for gid, log_ in sent_log.items()}
+    drain_until = time.monotonic() + (20 if plan.get("restart") else 8)
+    while time.monotonic() < drain_until:
+        if all(max(s.seen, default=-1) >= final[gid] for gid, group in screens.items()
+               for s in group):
+            break
+        await asyncio.sleep(0.05)
+
+    fanout, screen_lat, ack_lat, late = [], [], [], 0
+    series = []
+    lost, expected, lost_examples = 0, 0, []
+    superseded = 0
+    restart = plan.get("restart")
+    killed = events.get("killed")
+    back_s, stale, never_back = [], 0, 0
+    for game in games:
+        gid = game["id"]
+        group = screens[gid]
+        log_ = [e for e in sent_log[gid] if e["ack"].get("ok")]
+        for entry in sent_log[gid]:
+            ack_lat.append((entry["acked"] - entry["sent"]) * 1000)
+            if entry["sent"] - entry["planned"] > 0.05:
+                late += 1
+        back = {}
+        if restart and killed:
+            # Clients of the killed process: when did they get a state again?
+            for s in group:
+                if not s.spec.get("on_killed"):
+                    continue
+                after = [(t, q) for t, q in s.first_after if t > killed]
+                if after:
+                    back[id(s)] = after[0]
+                    back_s.append(after[0][0] - killed)
+                else:
+                    never_back += 1
+        final_seq = max([e["ack"]["seq"] for e in log_] or [0])
+        for s in group:
+            if max(s.seen, default=-1) < final_seq:
+                stale += 1              # never reached the game's current state
+        for entry in log_:
+            seq = entry["ack"]["seq"]
+            outage = bool(restart and killed and entry["sent"] > killed - 1)
+            times = []
+            for s in group:
+                if outage and s.spec.get("on_killed"):
+                    # Changes made while the client was away come in its reconnection
+                    # snapshot; everything after that snapshot must reach it, each one.
+                    if id(s) not in back:
+                        continue
+                    t_back, seq_back = back[id(s)]
+                    required = (seq > seq_back if not plan.get("floor")
+                                else entry["acked"] > t_back + 0.05)
+                    if not required:
+                        continue
+                expected += 1
+                t = s.seen.get(seq)
+                if t is None:
+                    lost += 1
+                    if any(q > seq for q in s.seen):
+                        superseded += 1
+                    if len(lost_examples) < 5:
+                        lost_examples.append({"game": gid, "seq": seq,
+                                              "role": s.spec["auth"].get("role"),
+                                              "max_seen": max(s.seen, default=None)})
+                    continue
+                times.append(t)
+                screen_lat.append((t - entry["sent"]) * 1000)
+            if times and not (outage and entry["sent"] < killed + 12):
+                fanout.append((max(times) - entry["sent"]) * 1000)
+                series.append([round(entry["sent"] - t0, 3), gid, round(fanout[-1], 1),
+                               round((entry["acked"] - entry["sent"]) * 1000, 1)])
+    sizes: dict[str, list[int]] = {}
+    for s in everyone:
+        sizes.setdefault(s.spec["auth"].get("role") if "role" in s.spec["auth"] else "team",
+                         []).extend(s.sizes)
+    disconnects = sum(len(s.disconnects) for s in everyone)
+    # One real message per audience for the floor's --floor-payload canned: the one of
+    # median size (messages grow as the game's history does).
+    by_role: dict[str, list[tuple[int, dict]]] = {}
+    for s in everyone:
+        for size, message in zip(s.sizes, s.samples):
+            by_role.setdefault(message.get("role"), []).append((size, message))
+    samples = {role: sorted(v, key=lambda x: x[0])[len(v) // 2][1]
+               for role, v in by_role.items()}
+    reconnected = sum(1 for s in everyone if killed and any(t > killed for t in s.connects))
+    connect_errors = {}
+    for s in everyone:
+        for e in s.errors:
+            key = f"{s.spec['auth'].get('role')}: {e}"
+            connect_errors[key] = connect_errors.get(key, 0) + 1
+    say({"result": True, "fanout_ms": fanout, "screen": summary(screen_lat),
+         "ack": summary(ack_lat), "late_sends": late, "lost": lost, "expected": expected,
+         "superseded": superseded, "lost_examples": lost_examples,
+         "actions": sum(1 for log_ in sent_log.values() for e in log_ if e["ack"].get("ok")),
+         "refused": sum(1 for log_ in sent_log.values() for e in log_ if not e["ack"].get("ok")),
+         "sizes": {role: sorted(v)[len(v) // 2] for role, v in sizes.items() if v},
+         "disconnects": disconnects, "samples": samples, "back_s": back_s,
+         "reconnected": reconnected, "connect_errors": connect_errors, "stale": stale,
+         "never_back": never_back,
+         "offered_rate": total_rate, "series": series})
+    listener.cancel()
+    sys.stdout.flush()
+    os._exit(0)        # no polite disconnects: the servers see the sockets close
+
+
+# -- the orchestrator -----------------------------------------------------------------------------
+
+class Phase:
+    """One measured run against one kind of server (facilitator or floor)."""
+
+    def __init__(self, kind: str, scenario: str, cfg: dict, args, tmp: Path,
+                 sizes: dict[str, int] | None = None, canned: dict | None = None):
+        self.kind, self.scenario, self.cfg, self.args, self.tmp = kind, scenario, cfg, args, tmp
+        self.sizes = sizes or {}
+        self.canned = canned
+        self.procs: list[Proc] = []
+        self.nginx: Nginx | None = None
+        self.postgres: Postgres | None = None
+        self.channel = "bench-" + secrets.token_hex(4)
+        self.workdir = tmp / kind
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    # servers
+    def make_proc(self, index: int, port: int | None = None) -> Proc:
+        port = port or free_port()
+        root = Path(self.args.root).resolve()
+        env = {**os.environ, "FACILITATOR_SECRET_KEY": SECRET_KEY,
+               "FACILITATOR_GM_PASSWORD": GM_PASSWORD, "PYTHONUNBUFFERED": "1"}
+        for key in ("FACILITATOR_MESSAGE_QUEUE", "FACILITATOR_DATABASE_URL"):
+            env.pop(key, None)
+        if self.cfg["queue"]:
+            env["FACILITATOR_MESSAGE_QUEUE"] = REDIS
+            env["FACILITATOR_MESSAGE_QUEUE_CHANNEL"] = self.channel
+        name = f"{self.kind}-{'AB'[index] if index < 2 else index}"
+        if self.kind == "ours":
+            instance = self.workdir / f"instance-{index}"
+            instance.mkdir(exist_ok=True)
+            env["FACILITATOR_INSTANCE"] = str(instance)
+            env["FACILITATOR_DATABASE_URL"] = self.database_url
+            env["PYTHONPATH"] = str(root)
+            argv = [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(port)]
+            ready = "/join"
+        else:
+            env["PYTHONPATH"] = str(root)
+            sizes = ",".join(f"{k}={v}" for k, v in self.sizes.items())
+            argv = [sys.executable, str(ROOT / "bench" / "floor_server.py"), "--port", str(port),
+                    "--teams", str(TEAMS), "--sizes", sizes or "gm=8000,team=4000,projector=3000"]
+            if self.canned:
+                path = self.workdir / "canned.json"
+                path.write_text(json.dumps(self.canned))
+                argv += ["--canned", str(path)]
+            ready = "/ping"
+        return Proc(name, argv, env, root, self.workdir / f"{name}.log", port, ready)
+
+    def start_servers(self) -> None:
+        if self.kind == "ours":
+            if self.cfg["db"] == "postgres":
+                self.postgres = Postgres()
+                self.database_url = self.postgres.url
+            else:
+                self.database_url = "sqlite:///" + str(self.workdir / "facilitator.db")
+        # The first process creates the tables alone, then the others start.
+        for index in range(self.cfg["processes"]):
+            proc = self.make_proc(index)
+            proc.start()
+            self.procs.append(proc)
+        if self.args.via_nginx:
+            self.nginx = Nginx(self.workdir, [p.port for p in self.procs])
+            self.nginx.start()
+
+    def stop(self) -> None:
+        if self.nginx:
+            self.nginx.stop()
+        for proc in self.procs:
+            proc.stop()
+        if self.postgres:
+            self.postgres.drop()
+
+    # games and screens
+    def layout(self) -> list[dict]:
+        """Every game with its screens' specs (and, for the facilitator, its action stream)."""
+        cfg, procs = self.cfg, self.procs
+        games = []
+        count = math.ceil(cfg["rate"] / cfg["games"] * cfg["duration"]) + 4
+        if self.kind == "ours":
+            import requests
+            http = requests.Session()
+            r = http.post(procs[0].url + "/console/login", data={"secret": GM_PASSWORD},
+                          allow_redirects=False, timeout=10)
+            assert r.status_code == 302, r.text[:300]
+            cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+            streams: dict[str, list[dict]] = {}
+            joins = 0
+            for g in range(cfg["games"]):
+                r = http.post(procs[0].url + "/console/games",
+                              json={"name": f"Bench {g + 1}", "settings": GAME_SETTINGS},
+                              timeout=30)
+                gid = r.json()["game_id"]
+                codes = http.get(f"{procs[0].url}/api/games/{gid}/codes", timeout=10).json()
+                tokens = {}
+                for team in codes["teams"]:
+                    device = join_session(joins)
+                    joins += 1
+                    r = device.get(procs[0].url + "/j/" + team["code"], allow_redirects=False,
+                                   timeout=10)
+                    assert r.status_code == 302, (r.status_code, r.text[:200])
+                    tokens[team["team"]] = device.cookies["team_token"]
+                record = http.get(f"{procs[0].url}/console/{gid}/record.json", timeout=10).json()
+                key = json.dumps([record["settings"], record["questions"]], sort_keys=True)
+                if key not in streams:
+                    streams[key] = action_stream(record, count)
+                games.append(self._game(gid, cookie, tokens, codes["watch"], streams[key]))
+        else:
+            for g in range(cfg["games"]):
+                gid = g + 1
+                games.append(self._game(gid, None, None, None, [{"do": "bench"}] * count))
+        return games
+
+    def _game(self, gid, cookie, tokens, watch, actions) -> dict:
+        cfg, procs = self.cfg, self.procs
+        ours = self.kind == "ours"
+        restart = self.scenario == "restart"
+
+        def auth(role, team=None):
+            if ours:
+                return {"gm": {"role": "gm", "game": gid},
+                        "team": {"role": "team", "token": tokens and tokens.get(team)},
+                        "projector": {"role": "projector", "watch": watch}}[role]
+            return {"role": role, "game": gid, **({"team": team} if team else {})}
+        screens = []
+        if self.nginx:
+            # Through the proxy: it picks the process (WebSocket-only clients: any process).
+            via = self.nginx.url
+            screens = [{"url": via, "auth": auth("gm"), "cookie": cookie}]
+            screens += [{"url": via, "auth": auth("team", team)}
+                        for team in range(1, TEAMS + 1) for _ in range(cfg["devices"])]
+            screens += [{"url": via, "auth": auth("projector")} for _ in range(cfg["projectors"])]
+            return {"id": gid, "screens": screens, "actions": actions}
+        # A: all screens in restart; else spread the game over every process.
+        screens.append({"url": procs[0].url, "auth": auth("gm"), "cookie": cookie,
+                        "on_killed": restart})
+        i = 0
+        for team in range(1, TEAMS + 1):
+            for _ in range(cfg["devices"]):
+                proc = procs[0] if restart else procs[(i + 1) % len(procs)]
+                i += 1
+                screens.append({"url": proc.url, "auth": auth("team", team), "on_killed": restart})
+        for p in range(cfg["projectors"]):
+            proc = procs[0] if restart else procs[(len(procs) - 1 + p) % len(procs)]
+            screens.append({"url": proc.url, "auth": auth("projector"), "on_killed": restart})
+        game = {"id": gid, "screens": screens, "actions": actions}
+        if restart:
+            # The GM who keeps playing is on B, which is not killed.
+            game["driver"] = {"url": procs[1].url, "auth": auth("gm"), "cookie": cookie}
+        return game
+
+    def run(self) -> dict:
+        cfg, args = self.cfg, self.args
+        t_start = time.monotonic()
+        self.start_servers()
+        try:
+            games = self.layout()
+            sockets = sum(len(g["screens"]) + (1 if g.get("driver") else 0) for g in games)
+            time.sleep(0.5)
+            rss_before = {p.name: rss_kb(p.pid) for p in self.procs}
+            cpu_connect = sum(cpu_s(p.pid) for p in self.procs)
+            connect_profilers = (self._start_profilers("connect", 120)
+                                 if (args.profile and args.profile_connect
+                                     and self.kind == "ours") else [])
+            n_workers = max(1, min(args.workers or cfg["workers"], len(games)))
+            total_rate = cfg["rate"]
+            # Spread each game's first action evenly over one period of the whole load.
+            offsets = {g["id"]: i / total_rate for i, g in enumerate(games)}
+            workers = []
+            for w in range(n_workers):
+                mine = games[w::n_workers]
+                plan = {"games": mine, "rate_per_game": cfg["rate"] / cfg["games"],
+                        "duration": cfg["duration"], "offsets": [offsets[g["id"]] for g in mine],
+                        "restart": self.scenario == "restart", "floor": self.kind == "floor",
+                        "concurrency": 50}
+                proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, cwd=ROOT)
+                renice(proc.pid)
+                proc.stdin.write(json.dumps(plan) + "\n")
+                proc.stdin.flush()
+                workers.append(proc)
+            ready = [self._read(w, "ready") for w in workers]
+            cpu_connect = sum(cpu_s(p.pid) for p in self.procs) - cpu_connect
+            for p, _path in connect_profilers:
+                p.send_signal(signal.SIGINT)      # py-spy writes what it has on SIGINT
+            self._stop_profilers(connect_profilers)
+            time.sleep(1.0)
+            rss_after = {p.name: rss_kb(p.pid) for p in self.procs}
+            connect_times = [r["connect"] for r in ready]
+            profilers = (self._start_profilers("load", int(cfg["duration"]) + 1)
+                         if (args.profile and self.kind == "ours") else [])
+            if args.quiet is not None:
+                self._wait_for_quiet(workers)
+            t0 = time.monotonic() + 0.5
+            cpu_before = {p.name: cpu_s(p.pid) for p in self.procs}
+            cpu_before["loadgen"] = sum(cpu_s(w.pid) for w in workers)
+            cpu_before["postgres"] = postgres_cpu_s()
+            cpu_before["machine"] = machine_cpu_s()
+            for w in workers:
+                w.stdin.write(json.dumps({"t0": t0}) + "\n")
+                w.stdin.flush()
+            restart_info = {}
+            if self.scenario == "restart":
+                restart_info = self._restart(workers, t0)
+            t_end = t0 + cfg["duration"]
+            time.sleep(max(0.0, t_end - time.monotonic()))
+            cpu_after = {p.name: cpu_s(p.pid) for p in self.procs}
+            cpu_after["loadgen"] = sum(cpu_s(w.pid) for w in workers)
+            cpu_after["postgres"] = postgres_cpu_s()
+            cpu_after["machine"] = machine_cpu_s()
+            results = [self._read(w, "result") for w in workers]
+            for w in workers:
+                w.wait(10)
+            self._stop_profilers(profilers + getattr(self, "restart_profilers", []))
+        finally:
+            self.stop()
+        fanout = [x for r in results for x in r["fanout_ms"]]
+        before, after = sum(rss_before.values()), sum(rss_after.values())
+        held = sockets
+        if self.scenario == "restart":
+            held = sum(len(g["screens"]) for g in games)
+            before, after = rss_before[self.procs[0].name], rss_after[self.procs[0].name]
+        sizes: dict[str, int] = {}
+        samples: dict[str, dict] = {}
+        for r in results:
+            sizes.update(r["sizes"])
+            samples.update(r.get("samples") or {})
+        out = {"kind": self.kind, "fanout": summary(fanout),
+               "payload": "canned" if self.canned else "pad",
+               "screen": results[0]["screen"] if len(results) == 1 else None,
+               "ack": results[0]["ack"] if len(results) == 1 else None,
+               "lost": sum(r["lost"] for r in results),
+               "expected": sum(r["expected"] for r in results),
+               "superseded": sum(r["superseded"] for r in results),
+               "lost_examples": [x for r in results for x in r["lost_examples"]][:5],
+               "actions": sum(r["actions"] for r in results),
+               "refused": sum(r["refused"] for r in results),
+               "late_sends": sum(r["late_sends"] for r in results),
+               "disconnects": sum(r["disconnects"] for r in results),
+               "sockets": sockets, "connected": sum(r["connected"] for r in ready),
+               "connect_failed": sum(r["failed"] for r in ready),
+               "connect_failures": [f for r in ready for f in r["failures"]][:3],
+               "connect_p50_ms": _ms(max(c["p50"] or 0 for c in connect_times)),
+               "connect_p99_ms": _ms(max(c["p99"] or 0 for c in connect_times)),
+               "connect_wall_s": round(max(r["connect_wall_s"] for r in ready), 2),
+               "cpu_ms_per_connect": round(1000 * cpu_connect / max(1, sockets), 2),
+               "rss_before_kb": rss_before, "rss_after_kb": rss_after,
+               "mem_kb_per_conn": round((after - before) / max(1, held), 1),
+               "sizes": sizes, "samples": samples,
+               "wall_s": round(time.monotonic() - t_start, 1),
+               "cpu_pct": {k: max(0, round(100 * (cpu_after[k] - cpu_before.get(k, 0))
+                                              / cfg["duration"]))
+                           for k in cpu_after}}
+        cpu = out["cpu_pct"]
+        server_cpu = sum(cpu_after[p.name] - cpu_before.get(p.name, 0) for p in self.procs)
+        out["cpu_ms_per_action"] = (round(1000 * server_cpu / out["actions"], 2)
+                                    if out["actions"] and self.scenario != "restart" else None)
+        # What else ran on the machine meanwhile (other users' tests, ...): noise to watch.
+        cpu["others"] = max(0, cpu["machine"] - sum(v for k, v in cpu.items() if k != "machine"))
+        if self.scenario == "restart":
+            cpu.pop(self.procs[0].name, None)
+        if self.args.dump:
+            with open(self.args.dump, "a") as f:
+                for r in results:
+                    for row in sorted(r["series"]):
+                        f.write(json.dumps([self.kind, *row]) + "\n")
+        if self.scenario == "restart":
+            back = [x for r in results for x in r["back_s"]]
+            out["restart"] = {**restart_info, "back": summary([b * 1000 for b in back]),
+                              "back_count": len(back),
+                              "reconnected": sum(r["reconnected"] for r in results),
+                              "connect_errors": {k: v for r in results
+                                                 for k, v in r["connect_errors"].items()},
+                              "never_back": sum(r["never_back"] for r in results),
+                              "stale": sum(r["stale"] for r in results)}
+        return out
+
+    def _wait_for_quiet(self, workers) -> None:
+        """Wait (at most --quiet-wait s) until other programs use under --quiet % of a core."""
+        mine = [p.pid for p in self.procs] + [w.pid for w in workers]
+        deadline = time.monotonic() + self.args.quiet_wait
+        while True:
+            m0, o0, g0 = machine_cpu_s(), sum(cpu_s(p) for p in mine), postgres_cpu_s()
+            time.sleep(1.0)
+            others = 100 * ((machine_cpu_s() - m0) - (sum(cpu_s(p) for p in mine) - o0)
+                            - (postgres_cpu_s() - g0))
+            if others <= self.args.quiet or time.monotonic() > deadline:
+                log(f"  ({self.kind}: other programs use {others:.0f}% of a core; starting)")
+                return
+
+    def _restart(self, workers, t0: float) -> dict:
+        cfg = self.cfg
+        time.sleep(max(0.0, t0 + cfg["kill_at"] - time.monotonic()))
+        victim = self.procs[0]
+        killed = time.monotonic()
+        victim.kill()
+        for w in workers:
+            w.stdin.write(json.dumps({"killed": killed}) + "\n")
+            w.stdin.flush()
+        fresh = self.make_proc(0, port=victim.port)
+        took = fresh.start()
+        self.procs[0] = fresh
+        ready = time.monotonic()
+        if self.args.profile and self.kind == "ours":
+            # The restarted process while its clients come back (reported at the end).
+            self.restart_profilers = self._start_profilers("reconnect", 12, [fresh])
+        for w in workers:
+            w.stdin.write(json.dumps({"restarted": ready}) + "\n")
+            w.stdin.flush()
+        # How busy the restarted process is, second by second, while its clients come back.
+        timeline: list[int] = []
+
+        def sample() -> None:
+            last = cpu_s(fresh.pid)
+            for _ in range(25):
+                time.sleep(1)
+                now = cpu_s(fresh.pid)
+                if fresh.process.poll() is not None or now < last:
+                    break
+                timeline.append(round(100 * (now - last)))
+                last = now
+        threading.Thread(target=sample, daemon=True).start()
+        return {"killed_at_s": round(killed - t0, 2), "restart_s": round(took, 2),
+                "cpu_pct_per_second_after_restart": timeline}
+
+    def _read(self, worker, key: str) -> dict:
+        while True:
+            line = worker.stdout.readline()
+            if not line:
+                raise RuntimeError(f"load generator exited (rc {worker.poll()}) before {key}")
+            data = json.loads(line)
+            if "log" in data:
+                log("  [worker]", data["log"])
+                continue
+            if data.get(key):
+                return data
+
+    def _start_profilers(self, what: str, seconds: int, procs=None):
+        out = []
+        pyspy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        Path(self.args.profile).mkdir(parents=True, exist_ok=True)
+        for proc in procs or self.procs:
+            path = Path(self.args.profile) / f"{self.scenario}-{what}-{proc.name}.txt"
+            p = subprocess.Popen([pyspy, "record", "-p", str(proc.pid), "-r",
+                                  str(self.args.profile_rate), "-f", "raw",
+                                  "-o", str(path), "-d", str(seconds), "--nonblocking"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            out.append((p, path))
+        return out
+
+    def _stop_profilers(self, profilers) -> None:
+        for p, path in profilers:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.send_signal(signal.SIGINT)
+                p.wait(10)
+            if path.exists():
+                log(f"\n  py-spy profile of {path.name}:")
+                for line in profile_summary(path):
+                    log("   ", line)
+
+
+def profile_summary(path: Path, top: int = 25) -> list[str]:
+    """The functions of a py-spy raw (collapsed) profile by inclusive and self share."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].rsplit("/", 2)[-1]
+                  + ")" if " (" in f else f for f in stack.split(";")]
+        for f in set(frames):
+            inclusive[f] = inclusive.get(f, 0) + n
+        if frames:
+            own[frames[-1]] = own.get(frames[-1], 0) + n
+    if not total:
+        return ["(no samples)"]
+    idle = sum(n for f, n in own.items() if f.startswith(("run (gevent", "wait (", "switch (")))
+    lines = [f"{total} samples; top by inclusive share:"]
+    for f, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{100 * n / total:5.1f}%  {f}")
+    lines.append("top by self share:")
+    for f, n in sorted(own.items(), key=lambda kv: -kv[1])[:top // 2]:
+        lines.append(f"{100 * n / total:5.1f}%  {f}")
+    return lines
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def _r(x):
+    return None if x is None else round(x, 1)
+
+
+def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
+    """Print the figures of both phases and return the final JSON object."""
+    def line(name, d):
+        f = d["fanout"]
+        log(f"  {name:12s} fan-out ms p50 {_r(f['p50'])}  p95 {_r(f['p95'])}  p99 {_r(f['p99'])}  "
+            f"max {_r(f['max'])}  (n={f['n']})")
+        log(f"  {'':12s} lost {d['lost']} of {d['expected']} (superseded {d['superseded']}), "
+            f"actions {d['actions']} (refused {d['refused']}, late sends {d['late_sends']}), "
+            f"disconnects {d['disconnects']}")
+        log(f"  {'':12s} connect: {d['connected']}/{d['sockets']} sockets "
+            f"(failed {d['connect_failed']}) in {d['connect_wall_s']} s, per socket p50 "
+            f"{d['connect_p50_ms']} ms p99 {d['connect_p99_ms']} ms; server CPU per connect "
+            f"{d['cpu_ms_per_connect']} ms")
+        log(f"  {'':12s} memory: {d['mem_kb_per_conn']} KB per connection "
+            f"(RSS before {d['rss_before_kb']} after {d['rss_after_kb']} kB); "
+            f"state sizes {d['sizes']}")
+        log(f"  {'':12s} CPU during the load (% of one core): {d['cpu_pct']}; server CPU per "
+            f"action {d['cpu_ms_per_action']} ms")
+        if d.get("screen"):
+            s = d["screen"]
+            log(f"  {'':12s} per-screen ms p50 {_r(s['p50'])} p99 {_r(s['p99'])}; GM ack ms p50 "
+                f"{_r(d['ack']['p50'])} p99 {_r(d['ack']['p99'])}")
+        if d.get("restart"):
+            r = d["restart"]
+            log(f"  {'':12s} restart: killed at {r['killed_at_s']} s, process back in "
+                f"{r['restart_s']} s; clients back (kill → first state) ms p50 "
+                f"{_r(r['back']['p50'])} p99 {_r(r['back']['p99'])} max {_r(r['back']['max'])}; "
+                f"reconnected {r['reconnected']}, back {r['back_count']}, "
+                f"never back {r['never_back']}, stale {r['stale']}")
+            if r.get("connect_errors"):
+                log(f"  {'':12s} connect errors while reconnecting: {r['connect_errors']}")
+            log(f"  {'':12s} restarted process CPU %/s: {r['cpu_pct_per_second_after_restart']}")
+        if d["connect_failures"]:
+            log(f"  {'':12s} connect failures: {d['connect_failures']}")
+        if d["lost_examples"]:
+            log(f"  {'':12s} lost e.g. {d['lost_examples'][:3]}")
+
+    log(f"\n== {scenario}: {cfg['games']} game(s), {ours['sockets']} sockets, "
+        f"{cfg['rate']:g} actions/s, {cfg['processes']} process(es), {cfg['db']}"
+        f"{' + redis' if cfg['queue'] else ''}, {cfg['duration']:g} s per phase")
+    line("facilitator", ours)
+    if floor:
+        line("floor", floor)
+    f, fl = ours["fanout"], (floor or {}).get("fanout", {})
+    ratio = (f["p99"] / fl["p99"]) if (fl.get("p99") and f["p99"] is not None) else None
+    ratio50 = (f["p50"] / fl["p50"]) if (fl.get("p50") and f["p50"] is not None) else None
+    result = {"scenario": scenario, "p50_ms": _r(f["p50"]), "p95_ms": _r(f["p95"]),
+              "p99_ms": _r(f["p99"]), "max_ms": _r(f["max"]),
+              "floor_p50_ms": _r(fl.get("p50")), "floor_p95_ms": _r(fl.get("p95")),
+              "floor_p99_ms": _r(fl.get("p99")), "floor_max_ms": _r(fl.get("max")),
+              "ratio": None if ratio is None else round(ratio, 2),
+              "ratio_p50": None if ratio50 is None else round(ratio50, 2),
+              "lost": ours["lost"], "floor_lost": (floor or {}).get("lost"),
+              "clients": ours["sockets"], "actions": ours["actions"],
+              "refused": ours["refused"], "samples": f["n"],
+              "connect_wall_s": ours["connect_wall_s"], "connect_p99_ms": ours["connect_p99_ms"],
+              "floor_connect_wall_s": (floor or {}).get("connect_wall_s"),
+              "cpu_ms_per_connect": ours["cpu_ms_per_connect"],
+              "floor_cpu_ms_per_connect": (floor or {}).get("cpu_ms_per_connect"),
+              "mem_kb_per_conn": ours["mem_kb_per_conn"],
+              "floor_mem_kb_per_conn": (floor or {}).get("mem_kb_per_conn"),
+              "state_bytes": ours["sizes"], "processes": cfg["processes"], "db": cfg["db"],
+              "floor_payload": (floor or {}).get("payload"),
+              "cpu_pct": ours["cpu_pct"], "floor_cpu_pct": (floor or {}).get("cpu_pct"),
+              "cpu_ms_per_action": ours["cpu_ms_per_action"],
+              "floor_cpu_ms_per_action": (floor or {}).get("cpu_ms_per_action")}
+    targets = {}
+    if scenario == "classroom":
+        targets = {"p99<=50ms": f["p99"] <= 50,
+                   "p99<=2x_floor": ratio is not None and ratio <= 2,
+                   "p50<=1.5x_floor": ratio50 is not None and ratio50 <= 1.5}
+    elif scenario == "campus":
+        targets = {"p99<=100ms": f["p99"] <= 100,
+                   "p99<=2x_floor": ratio is not None and ratio <= 2, "lost==0": ours["lost"] == 0,
+                   "mem<=100KB/conn": ours["mem_kb_per_conn"] <= 100}
+    elif scenario == "scaleout":
+        targets = {"p99<=150ms": f["p99"] <= 150, "lost==0": ours["lost"] == 0}
+    elif scenario == "restart":
+        r = ours["restart"]
+        result["back_p99_ms"] = _r(r["back"]["p99"])
+        result["back_max_ms"] = _r(r["back"]["max"])
+        result["never_back"] = r["never_back"]
+        result["stale"] = r["stale"]
+        result["restart_s"] = r["restart_s"]
+        if floor and floor.get("restart"):
+            result["floor_back_max_ms"] = _r(floor["restart"]["back"]["max"])
+        targets = {"all_back<=10s": (r["never_back"] == 0 and r["back"]["max"] is not None
+                                     and r["back"]["max"] <= 10000),
+                   "lost==0": ours["lost"] == 0, "stale==0": r["stale"] == 0}
+    result["targets"] = targets
+    result["met"] = all(targets.values()) if targets else None
+    log("  targets: " + ", ".join(f"{k} {'OK' if v else 'MISSED'}" for k, v in targets.items()))
+    if ratio is not None:
+        log(f"  ratio p99 {ratio:.2f}, p50 {ratio50:.2f} (facilitator / floor)")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Fan-out benchmark of the facilitator "
+                                                 "against bare Flask-SocketIO (issue 6).")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="classroom")
+    parser.add_argument("--duration", type=float, help="seconds of load per phase")
+    parser.add_argument("--rate", type=float, help="actions per second, all games together")
+    parser.add_argument("--games", type=int)
+    parser.add_argument("--db", choices=("sqlite", "postgres"))
+    parser.add_argument("--workers", type=int, help="load-generator processes")
+    parser.add_argument("--via-nginx", action="store_true",
+                        help="connect every socket through nginx run with deploy/nginx.conf "
+                             "(joins and logins still go straight to the processes)")
+    parser.add_argument("--no-floor", action="store_true", help="skip the floor phase")
+    parser.add_argument("--floor-payload", choices=("pad", "canned"), default="pad",
+                        help="floor messages: a flat padded object of the measured size (pad, "
+                             "the default), or real state messages recorded in the facilitator "
+                             "phase (canned: same bytes and shape, so clients parse the same)")
+    parser.add_argument("--floor-sizes", help="gm=N,team=N,projector=N (default: as measured)")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy the facilitator server(s)")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="scheduling priority of the servers and load generators we start "
+                             "(e.g. -10, as root, on a machine shared with other work)")
+    parser.add_argument("--quiet", type=float, metavar="PCT",
+                        help="before each phase, wait until other programs use under PCT%% of "
+                             "a core (the machine is shared)")
+    parser.add_argument("--quiet-wait", type=float, default=120, metavar="S",
+                        help="wait at most S seconds for --quiet")
+    parser.add_argument("--profile-connect", action="store_true",
+                        help="with --profile: also record while the clients connect")
+    parser.add_argument("--profile-rate", type=int, default=250, help="py-spy samples per second")
+    parser.add_argument("--root", default=str(ROOT),
+                        help="checkout whose facilitator package the server runs")
+    parser.add_argument("--keep", action="store_true", help="keep the logs folder")
+    parser.add_argument("--dump", metavar="FILE",
+                        help="append [phase, t, game, fan-out ms, ack ms] per action (JSON lines)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(worker_main())
+        return
+    global NICE
+    NICE = args.nice
+    limit = raise_open_files()
+    cfg = dict(SCENARIOS[args.scenario])
+    for key in ("duration", "rate", "games", "db"):
+        if getattr(args, key) is not None:
+            cfg[key] = getattr(args, key)
+    need = cfg["games"] * (1 + TEAMS * cfg["devices"] + cfg["projectors"]) * 2 + 200
+    if limit < need:
+        log(f"warning: open-files limit {limit} is below the ~{need} this scenario needs")
+    tmp = Path(tempfile.mkdtemp(prefix=f"fanout-{args.scenario}-"))
+    began = time.monotonic()
+    log(f"fanout: scenario {args.scenario}, logs in {tmp}, open files {limit}")
+    try:
+        ours = Phase("ours", args.scenario, cfg, args, tmp).run()
+        floor = None
+        if not args.no_floor:
+            sizes = (__import__("bench.floor_server", fromlist=["parse_sizes"]).parse_sizes(
+                args.floor_sizes) if args.floor_sizes else ours["sizes"])
+            canned = ours["samples"] if args.floor_payload == "canned" else None
+            floor = Phase("floor", args.scenario, cfg, args, tmp, sizes=sizes,
+                          canned=canned).run()
+        result = report(args.scenario, ours, floor, cfg)
+        result["wall_s"] = round(time.monotonic() - began, 1)
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()
