@@ -44,15 +44,32 @@ Scenarios (the issue's targets):
   must be back with the current state within 10 s of the kill, and see every
   later change.
 
-PostgreSQL and Redis are those of this machine (``--postgres``, ``--redis``);
-a fresh database is created and dropped for each phase. Team devices join
-through ``GET /j/<code>`` like a browser; the join rate limit counts per
-address, so joins are spread over loopback source addresses 127.0.1.x (only
-127.0.0.1 is ever the destination).
+PostgreSQL and Redis are those of this machine, as for the tests
+(``FACILITATOR_TEST_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/test;
+``FACILITATOR_TEST_REDIS``, default redis://127.0.0.1:6379/0); a fresh database
+is created and dropped for each phase. The GM logs in with ``POST
+/console/login`` and passes the session cookie; team devices join through ``GET
+/j/<code>`` like a browser (the join rate limit counts per client address, so
+joins leave from loopback source addresses 127.0.1.x; only 127.0.0.1 is ever
+the destination); projectors use the watch code. Clients reconnect like
+socket.io-client in a browser (0.8 s, doubling to 5 s, a 20 s connect
+timeout) and send ``sync`` after a reconnection, as ``static/js/live.js`` does.
 
-``--profile DIR`` records the facilitator server(s) with py-spy during the
-measured window and prints the functions that dominate. ``--root PATH`` runs
-the server from another checkout (to measure a prototype change).
+Options worth knowing:
+
+- ``--floor-payload canned``: the floor sends real state messages recorded in
+  the facilitator phase (same bytes *and shape*) instead of a padded flat
+  object of the same size: parsing and encoding nested JSON costs clients and
+  server more than a flat string, and this floor includes that.
+- ``--via-nginx``: every socket goes through nginx running ``deploy/nginx.conf``.
+- ``--profile DIR`` (``--profile-connect``): py-spy records the facilitator
+  server(s) during the load (and the connections; and, in ``restart``, the
+  restarted process) and prints the functions that dominate.
+- ``--root PATH``: run the server from another checkout (to measure a change).
+- ``--nice -10``, ``--quiet PCT``: on a machine shared with other work, give
+  our processes priority, or wait until other programs are quiet; every phase
+  prints the CPU that other programs used meanwhile ("others").
+- ``--dump FILE``: one JSON line per action (time, game, fan-out ms, ack ms).
 """
 from __future__ import annotations
 
@@ -62,7 +79,6 @@ import functools
 import json
 import math
 import os
-import random
 import resource
 import secrets
 import shutil
@@ -1041,7 +1057,6 @@ def profile_summary(path: Path, top: int = 25) -> list[str]:
             own[frames[-1]] = own.get(frames[-1], 0) + n
     if not total:
         return ["(no samples)"]
-    idle = sum(n for f, n in own.items() if f.startswith(("run (gevent", "wait (", "switch (")))
     lines = [f"{total} samples; top by inclusive share:"]
     for f, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"{100 * n / total:5.1f}%  {f}")
