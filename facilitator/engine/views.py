@@ -69,9 +69,12 @@ def public_view(state: GameState) -> dict:
     }
 
 
-def team_view(state: GameState, team: int) -> dict:
-    """What team ``team``'s devices may see: the public view plus its own sealed answer."""
-    view = public_view(state)
+def team_view(state: GameState, team: int, public: dict | None = None) -> dict:
+    """What team ``team``'s devices may see: the public view plus its own sealed answer.
+
+    ``public``: ``public_view(state)`` if already computed; it is not changed.
+    """
+    view = public_view(state) if public is None else {**public, "turn": dict(public["turn"])}
     turn = state.turn
     view["me"] = team
     if turn.secondary == team and view["turn"]["written"] is None:
@@ -79,13 +82,17 @@ def team_view(state: GameState, team: int) -> dict:
     return view
 
 
-def gm_view(state: GameState) -> dict:
-    """Everything, for the GM console: the expected answer and the sealed answer included."""
-    view = public_view(state)
+def gm_view(state: GameState, public: dict | None = None) -> dict:
+    """Everything, for the GM console: the expected answer and the sealed answer included.
+
+    ``public``: ``public_view(state)`` if already computed; it is not changed.
+    """
+    view = public_view(state) if public is None else {**public, "turn": dict(public["turn"])}
     turn = state.turn
     view["turn"]["written"] = turn.written
     if turn.question is not None:
         q = state.questions[turn.question]
-        view["turn"]["question"].update(answer=q.answer, notes=q.notes)
+        view["turn"]["question"] = {**view["turn"]["question"], "answer": q.answer,
+                                    "notes": q.notes}
     view["standings"] = standings(state)
     return view

@@ -55,13 +55,13 @@ def _authenticate(auth: object) -> Audience:
         game_id = auth.get("game")
         if not session.get("gm"):
             raise ConnectionRefusedError("auth: log in to the GM console first")
-        if not isinstance(game_id, int) or isinstance(game_id, bool) or store.row(game_id) is None:
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or not store.exists(game_id):
             raise ConnectionRefusedError("auth: no such game")
         return Audience(GM, game_id)
     if role == TEAM:
         token = auth.get("token") or request.cookies.get("team_token")
         audience = read_device_token(current_app.config["SECRET_KEY"], token)
-        if audience is None or store.row(audience.game_id) is None:
+        if audience is None or not store.exists(audience.game_id):
             raise ConnectionRefusedError("auth: this device has no valid team token; "
                                          "join again with the team's code")
         return audience

@@ -15,3 +15,12 @@ def team_room(game_id: int, team: int) -> str:
 def public_room(game_id: int) -> str:
     """The projectors of a game: they receive the public view."""
     return f"game:{game_id}:public"
+
+
+def room_of(audience) -> str:
+    """The room of one audience."""
+    if audience.role == "gm":
+        return gm_room(audience.game_id)
+    if audience.role == "team":
+        return team_room(audience.game_id, audience.team)
+    return public_room(audience.game_id)

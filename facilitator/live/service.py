@@ -60,7 +60,8 @@ class LiveGames:
         result = self.store.transact(audience.game_id, audience.sent_by, change)
         if result.duplicate_of is not None:
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
-        self.broadcast(audience.game_id)
+        # The committed game and row are at hand (and nothing ran since the commit).
+        self.broadcast(audience.game_id, (result.game, result.row))
         # Not result.game.seq: another action may have followed by the time we answer.
         return {"ok": True, "seq": result.played[-1]}
 
@@ -146,24 +147,52 @@ class LiveGames:
         if loaded is None:
             return None
         game, row = loaded
-        devices = self.presence.devices(audience.game_id) if audience.role == GM else None
-        return snapshot(game, row, audience, devices)
+        return self._from_cache(game, row, audience)
 
-    def broadcast(self, game_id: int) -> None:
-        """Send every audience of ``game_id`` its own view of the committed state."""
-        loaded = self.store.load(game_id)
+    @staticmethod
+    def _cache_key(game, row) -> tuple:
+        import json
+        return (game.seq, row.name, json.dumps(row.timer or {}, sort_keys=True, default=str),
+                json.dumps(row.exchange_requests or [], sort_keys=True, default=str))
+
+    def _remember(self, game, row, messages) -> None:
+        cache = self.__dict__.setdefault("_snapshots", {})
+        cache[row.id] = (self._cache_key(game, row),
+                         {(a.role, a.team): m for a, m in messages})
+
+    def _from_cache(self, game, row, audience: Audience) -> dict:
+        from .snapshots import snapshots
+        cache = self.__dict__.setdefault("_snapshots", {})
+        entry = cache.get(row.id)
+        now = time.time()
+        if entry is None or entry[0] != self._cache_key(game, row):
+            self._remember(game, row, snapshots(game, row, None, now))
+            entry = cache[row.id]
+        message = entry[1].get((audience.role, audience.team))
+        if message is None:
+            return snapshot(game, row, audience, self.presence.devices(row.id), now)
+        message = {**message, "now": int(now * 1000),
+                   "timer": timers.public(row.timer or {}, game, now)}
+        if audience.role == GM:
+            message["devices"] = self.presence.devices(row.id)
+        return message
+
+    def broadcast(self, game_id: int, loaded=None) -> None:
+        """Send every audience of ``game_id`` its own view of the committed state.
+
+        ``loaded``: the (game, row) a transaction just committed, if at hand.
+        """
+        from .snapshots import snapshots
+        loaded = loaded or self.store.load(game_id)
         if loaded is None:
             return
         game, row = loaded
-        now = time.time()
+        # Every message is built before the first emit, which may let other greenlets run.
+        messages = snapshots(game, row, self.presence.devices(game_id), time.time())
+        self._remember(game, row, messages)
         emit = self.socketio.emit
-        emit("state", snapshot(game, row, Audience(GM, game_id),
-                               self.presence.devices(game_id), now), to=rooms.gm_room(game_id))
-        for team in range(1, game.settings.team_count + 1):
-            emit("state", snapshot(game, row, Audience(TEAM, game_id, team), now=now),
-                 to=rooms.team_room(game_id, team))
-        emit("state", snapshot(game, row, Audience(PROJECTOR, game_id), now=now),
-             to=rooms.public_room(game_id))
+        for audience, message in messages:
+            emit("state", message, to=rooms.room_of(audience))
 
     def broadcast_devices(self, game_id: int) -> None:
         """Tell the GM consoles which teams have devices connected."""

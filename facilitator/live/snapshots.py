@@ -57,3 +57,34 @@ def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
         message["devices"] = devices or {}
         message["candidates"] = _candidates(game)
     return message
+
+
+def snapshots(game: Game, row, devices: dict | None = None,
+              now: float | None = None) -> list[tuple[Audience, dict]]:
+    """The ``state`` message of every audience of the game, built together: one public
+    view, one list of legal actions, one timer and one set of finale data, shared."""
+    from .audience import PROJECTOR
+    now = time.time() if now is None else now
+    state = game.state
+    legal = [(entry, entry.to_dict()) for entry in game.legal_actions()]
+    requests = list(row.exchange_requests or [])
+    public = public_view(state)
+    common = {"game": row.id, "name": row.name, "seq": game.seq, "now": int(now * 1000),
+              "timer": timers.public(row.timer or {}, game, now)}
+    if state.over:
+        common["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
+    out = [(Audience(GM, row.id),
+            {**common, "role": GM, "team": None, "view": gm_view(state, public),
+             "legal": [d for _, d in legal], "exchange_requests": requests,
+             "can_undo": game.can_undo, "can_redo": game.can_redo,
+             "devices": devices or {}, "candidates": _candidates(game)})]
+    for team in range(1, game.settings.team_count + 1):
+        out.append((Audience(TEAM, row.id, team),
+                    {**common, "role": TEAM, "team": team, "view": team_view(state, team, public),
+                     "legal": [d for e, d in legal if team in e.teams],
+                     "exchange_requests": [r for r in requests if r.get("team") == team],
+                     "can_undo": None, "can_redo": None}))
+    out.append((Audience(PROJECTOR, row.id),
+                {**common, "role": PROJECTOR, "team": None, "view": public, "legal": [],
+                 "exchange_requests": [], "can_undo": None, "can_redo": None}))
+    return out

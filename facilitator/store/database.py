@@ -12,7 +12,7 @@ from typing import Iterator
 
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, defer, sessionmaker
 
 from .models import Base, GameRow
 
@@ -58,7 +58,7 @@ class Database:
 
     def lock_game(self, session: Session, game_id: int) -> GameRow | None:
         """Load game ``game_id`` locked for writing until the transaction ends."""
-        query = select(GameRow).where(GameRow.id == game_id)
+        query = select(GameRow).where(GameRow.id == game_id).options(defer(GameRow.questions))
         if not self.is_sqlite:
             query = query.with_for_update()
         return session.scalars(query).first()

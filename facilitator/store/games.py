@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from sqlalchemy import delete, select
+from sqlalchemy.orm import defer
 
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.record import FORMAT
@@ -126,6 +127,11 @@ class GameStore:
                 list(row.join_codes)
             return row
 
+    def exists(self, game_id: int) -> bool:
+        """Whether game ``game_id`` exists (one light query)."""
+        with self.database.session() as session:
+            return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
+
     def find_join_code(self, code: str) -> JoinCodeRow | None:
         """The team a join code belongs to, or None."""
         with self.database.session() as session:
@@ -156,7 +162,7 @@ class GameStore:
     def load(self, game_id: int) -> tuple[Game, GameRow] | None:
         """The game replayed up to the database's last action, and its row."""
         with self.lock(game_id), self.database.session() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, game_id, options=[defer(GameRow.questions)])
             if row is None:
                 return None
             return self._current(session, row), row

@@ -236,10 +236,8 @@ def game_coverage(game_id: int) -> dict | None:
     loaded = store.load(game_id)
     if loaded is None:
         return None
-    game, row = loaded
-    questions = [Question(q["id"], q["author"], q["type"], q["text"], q["answer"],
-                          q.get("notes", "")) for q in row.questions or []]
-    return coverage(questions, set(game.state.used))
+    game, _row = loaded
+    return coverage(list(game.questions.values()), set(game.state.used))
 
 
 @bp.route("/<int:bank_id>")
