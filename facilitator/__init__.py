@@ -27,6 +27,11 @@ def create_app(test_config: dict | None = None):
     if test_config:
         app.config.update(test_config)
     app.config["NODE_MODULES"] = os.path.join(root, "node_modules")
+    if app.config["TRUSTED_PROXIES"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"],
+                                x_proto=app.config["TRUSTED_PROXIES"],
+                                x_host=app.config["TRUSTED_PROXIES"])
 
     from .extensions import database, presence, socketio, store
     from .live.handlers import register

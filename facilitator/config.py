@@ -40,4 +40,8 @@ def default_config(instance_path: str) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "JOIN_ATTEMPTS_PER_MINUTE": 20,
+        # Behind a reverse proxy: how many proxies' X-Forwarded-For to trust (rate limits
+        # count per student address, not per proxy), and each process's database pool.
+        "TRUSTED_PROXIES": int(os.environ.get("FACILITATOR_TRUSTED_PROXIES", "0")),
+        "DATABASE_POOL_SIZE": int(os.environ.get("FACILITATOR_DATABASE_POOL_SIZE", "10")),
     }

@@ -52,3 +52,15 @@ def test_the_engine_refuses_text_that_is_not_unicode():
         assert caught.value.rule == "format"
     with pytest.raises(Refusal):
         parse_settings({"teams": [{"name": "\ud800", "members": 4}] + TEAMS[1:]})
+
+
+def test_behind_a_trusted_proxy_rate_limits_count_per_student_address(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/p.db", "ASYNC_MODE": "threading",
+                      "TESTING": True, "TRUSTED_PROXIES": 1, "JOIN_ATTEMPTS_PER_MINUTE": 2})
+    client = app.test_client()
+    for student in range(5):      # five students behind one proxy, two attempts each
+        for _ in range(2):
+            response = client.get("/j/NOPE0000",
+                                  headers={"X-Forwarded-For": f"10.0.0.{student}"})
+            assert response.status_code == 404
+    assert client.get("/j/NOPE0000", headers={"X-Forwarded-For": "10.0.0.1"}).status_code == 429

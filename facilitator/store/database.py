@@ -26,10 +26,10 @@ class Database:
 
     def init_app(self, app) -> None:
         """Bind to ``app.config["DATABASE_URL"]`` and create missing tables."""
-        self.connect(app.config["DATABASE_URL"])
+        self.connect(app.config["DATABASE_URL"], app.config.get("DATABASE_POOL_SIZE", 10))
         app.extensions["facilitator_database"] = self
 
-    def connect(self, url: str) -> None:
+    def connect(self, url: str, pool_size: int = 10) -> None:
         """Open the engine for ``url`` (any SQLAlchemy URL) and create missing tables."""
         if self.engine is not None:
             self.engine.dispose()
@@ -40,7 +40,9 @@ class Database:
                                                            "check_same_thread": False})
             _sqlite_durability(self.engine)
         else:
-            self.engine = create_engine(url, pool_size=10, max_overflow=20,
+            # pool_size + overflow connections per process: keep N processes × that
+            # under PostgreSQL's max_connections.
+            self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size,
                                         pool_pre_ping=True)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         Base.metadata.create_all(self.engine)
