@@ -64,18 +64,23 @@ def _print_issues(title: str, issues: list[ImportIssue]) -> None:
             click.echo(f"  {issue}")
 
 
-def _print_report(report: BankReport, skip_errors: bool) -> None:
-    """The check of one file, as the teacher reads it."""
+def _print_summary(report: BankReport) -> None:
+    """The file, its format, the counts, the notes, every error and unusable question."""
     kind = _FORMAT_NAMES.get(report.format, report.format)
     click.echo(f"{report.file} ({kind})")
-    usable = len(report.questions)
-    click.echo(f"  {_plural(usable, 'usable question')}, "
+    click.echo(f"  {_plural(len(report.questions), 'usable question')}, "
                f"{_plural(len(report.unusable), 'question')} that could not be used, "
                f"{_plural(len(report.errors), 'error')}")
     for note in report.notes:
         click.echo(f"  note: {note}")
     _print_issues("Errors:", report.errors)
     _print_issues("Could not be used:", report.unusable)
+
+
+def _print_report(report: BankReport, skip_errors: bool) -> None:
+    """The check of one file, as the teacher reads it."""
+    _print_summary(report)
+    usable = len(report.questions)
     if report.errors:
         if not usable:
             click.echo("Nothing can be imported from this file until its errors are fixed.")
@@ -125,15 +130,7 @@ def import_command(ctx: click.Context, file: str, name: str | None, skip_errors:
     """
     report = read_bank_for_import(file, skip_errors=skip_errors)
     bank_name = (name if name is not None else Path(file).stem).strip()
-    kind = _FORMAT_NAMES.get(report.format, report.format)
-    click.echo(f"{report.file} ({kind})")
-    click.echo(f"  {_plural(len(report.questions), 'usable question')}, "
-               f"{_plural(len(report.unusable), 'question')} that could not be used, "
-               f"{_plural(len(report.errors), 'error')}")
-    for note in report.notes:
-        click.echo(f"  note: {note}")
-    _print_issues("Errors:", report.errors)
-    _print_issues("Could not be used:", report.unusable)
+    _print_summary(report)
     if report.errors and not skip_errors:
         click.echo("Nothing imported: the file has errors. Fix them, or use --skip-errors "
                    "to import the good questions and leave those entries out.")

@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
-
-from facilitator.engine.questions import Question
 
 from . import moodle_rules as rules
 from .report import BankReport
-from .text import LINE_BREAK, bad_line_message, decode, html_to_text, plain_text, slugify
+from .text import LINE_BREAK, bad_line_message, decode, html_to_text, plain_text
 
 # GIFT escapes: "\~" etc. stand for the character itself, "\n" for a line
 # break. Escaped characters are swapped for private-use placeholders while
@@ -130,10 +127,7 @@ def read_gift(data: bytes, name: str) -> BankReport:
         draft = _read_question(block, category, report)
         if draft is not None:
             drafts.append(draft)
-    stem = slugify(Path(name).stem) or "q"
-    for draft, question_id in zip(drafts, rules.choose_ids(drafts, stem)):
-        report.add(Question(question_id, draft.author, draft.type, draft.text,
-                            draft.answer, draft.notes), draft.line)
+    rules.add_drafts(report, drafts, name)
     return report
 
 

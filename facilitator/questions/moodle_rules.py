@@ -117,3 +117,14 @@ def choose_ids(drafts: list[Draft], stem: str) -> list[str]:
     counts = Counter(slug for slug in slugs if slug)
     return [slug if slug and counts[slug] == 1 else f"{stem}-{draft.line}"
             for slug, draft in zip(slugs, drafts)]
+
+
+def add_drafts(report, drafts: list[Draft], file_name: str) -> None:
+    """Give the drafts their ids (title, else FILE-LINE) and add them to ``report``."""
+    from pathlib import Path
+
+    from facilitator.engine.questions import Question
+    stem = slugify(Path(file_name).stem) or "q"
+    for draft, question_id in zip(drafts, choose_ids(drafts, stem)):
+        report.add(Question(question_id, draft.author, draft.type, draft.text,
+                            draft.answer, draft.notes), draft.line)

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from xml.parsers import expat
-
-from facilitator.engine.questions import Question
 
 from . import moodle_rules as rules
 from .report import BankReport
-from .text import html_to_text, plain_text, slugify
+from .text import html_to_text, plain_text
 
 _DECLARATIONS = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _TRUE, _FALSE = {"true", "1", "t", "verdadero", "v"}, {"false", "0", "f", "falso"}
@@ -137,10 +134,7 @@ def read_moodle_xml(data: bytes, name: str) -> BankReport:
         draft = _read_question(node, kind, category, report)
         if draft is not None:
             drafts.append(draft)
-    stem = slugify(Path(name).stem) or "q"
-    for draft, question_id in zip(drafts, rules.choose_ids(drafts, stem)):
-        report.add(Question(question_id, draft.author, draft.type, draft.text,
-                            draft.answer, draft.notes), draft.line)
+    rules.add_drafts(report, drafts, name)
     return report
 
 
