@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from flask import current_app, request, session
-from flask_socketio import ConnectionRefusedError, emit, join_room
+from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
 
 from ..engine import Refusal
 from . import rooms
@@ -45,9 +45,16 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
     return False
 
 
+#: Why a connection is refused when its game does not exist (or its token is forged).
+NO_SUCH_GAME = {GM: "auth: no such game",
+                TEAM: "auth: this device has no valid team token; join again with the team's code",
+                PROJECTOR: "auth: unknown projector code"}
+
+
 def _authenticate(auth: object) -> Audience:
-    live = current_app.extensions["facilitator_live"]
-    store = live.store
+    """Who a new connection is, from its ``auth`` payload and cookies (not yet checked
+    against the database: ``on_connect`` loads the game once for that and the snapshot)."""
+    store = current_app.extensions["facilitator_live"].store
     if not isinstance(auth, dict):
         auth = {}
     role = auth.get("role")
@@ -55,21 +62,20 @@ def _authenticate(auth: object) -> Audience:
         game_id = auth.get("game")
         if not session.get("gm"):
             raise ConnectionRefusedError("auth: log in to the GM console first")
-        if not isinstance(game_id, int) or isinstance(game_id, bool) or not store.exists(game_id):
-            raise ConnectionRefusedError("auth: no such game")
-        return Audience(GM, game_id)
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise ConnectionRefusedError(NO_SUCH_GAME[GM])
+        return Audience(GM, game_id)          # on_connect checks that the game exists
     if role == TEAM:
         token = auth.get("token") or request.cookies.get("team_token")
         audience = read_device_token(current_app.config["SECRET_KEY"], token)
-        if audience is None or not store.exists(audience.game_id):
-            raise ConnectionRefusedError("auth: this device has no valid team token; "
-                                         "join again with the team's code")
+        if audience is None:
+            raise ConnectionRefusedError(NO_SUCH_GAME[TEAM])
         return audience
     if role == PROJECTOR:
         watch = auth.get("watch")
         row = store.find_watch_code(watch) if isinstance(watch, str) and len(watch) < 40 else None
         if row is None:
-            raise ConnectionRefusedError("auth: unknown projector code")
+            raise ConnectionRefusedError(NO_SUCH_GAME[PROJECTOR])
         return Audience(PROJECTOR, row.id)
     raise ConnectionRefusedError("auth: say who you are: role gm, team or projector")
 
@@ -109,16 +115,18 @@ def register(socketio) -> None:
             # authenticate the connection again (a projector would become a team).
             return _refusal("format", "this connection is already authenticated")
         audience = _authenticate(auth)
+        # Join first, then load: a change committed meanwhile is either in the
+        # snapshot or broadcast to the room, never lost in between.
+        room = rooms.room_of(audience)
+        join_room(room)
+        message = live().snapshot_for(audience)
+        if message is None:
+            leave_room(room)
+            raise ConnectionRefusedError(NO_SUCH_GAME[audience.role])
         live().presence.add(request.sid, audience)
-        if audience.role == GM:
-            join_room(rooms.gm_room(audience.game_id))
-        elif audience.role == TEAM:
-            join_room(rooms.team_room(audience.game_id, audience.team))
-        else:
-            join_room(rooms.public_room(audience.game_id))
-        emit("state", live().snapshot_for(audience), to=request.sid)
+        emit("state", message, to=request.sid)
         if audience.role == TEAM:
-            live().broadcast_devices(audience.game_id)
+            live().devices_changed(audience.game_id)
 
     @socketio.on("disconnect")
     def on_disconnect(*_args):
@@ -127,7 +135,7 @@ def register(socketio) -> None:
             return _refusal("format", "'disconnect' is not an event a client sends")
         audience = live().presence.remove(request.sid)
         if audience is not None and audience.role == TEAM:
-            live().broadcast_devices(audience.game_id)
+            live().devices_changed(audience.game_id)
 
     @socketio.on("act")
     @guarded

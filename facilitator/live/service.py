@@ -5,6 +5,8 @@ broadcast each audience its view. Nothing is broadcast that is not committed.
 """
 from __future__ import annotations
 
+import logging
+import threading
 import time
 
 from ..engine import ACTION_TYPES, Refusal
@@ -14,6 +16,11 @@ from . import rooms, timers
 from .audience import GM, PROJECTOR, TEAM, Audience
 from .presence import Presence
 from .snapshots import snapshot
+
+log = logging.getLogger(__name__)
+
+#: Seconds a GM's "devices connected" count waits, to gather a burst of (re)connections.
+DEVICES_DELAY = 0.3
 
 #: Actions a team device may send for itself; the rest are the GM's (R-G4).
 TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
@@ -26,6 +33,10 @@ class LiveGames:
         self.store = store
         self.socketio = socketio
         self.presence = presence
+        self._snapshots: dict[int, tuple] = {}       # game id → (cache key, messages)
+        self._devices_due: set[int] = set()          # games whose GM count is about to be sent
+        self._devices_sent: dict[int, dict] = {}     # game id → the count the GMs last got
+        self._devices_lock = threading.Lock()
 
     # -- authorisation -------------------------------------------------------------
 
@@ -156,13 +167,12 @@ class LiveGames:
                 json.dumps(row.exchange_requests or [], sort_keys=True, default=str))
 
     def _remember(self, game, row, messages) -> None:
-        cache = self.__dict__.setdefault("_snapshots", {})
-        cache[row.id] = (self._cache_key(game, row),
+        self._snapshots[row.id] = (self._cache_key(game, row),
                          {(a.role, a.team): m for a, m in messages})
 
     def _from_cache(self, game, row, audience: Audience) -> dict:
         from .snapshots import snapshots
-        cache = self.__dict__.setdefault("_snapshots", {})
+        cache = self._snapshots
         entry = cache.get(row.id)
         now = time.time()
         if entry is None or entry[0] != self._cache_key(game, row):
@@ -188,15 +198,41 @@ class LiveGames:
             return
         game, row = loaded
         # Every message is built before the first emit, which may let other greenlets run.
-        messages = snapshots(game, row, self.presence.devices(game_id), time.time())
+        devices = self._devices_sent[game_id] = self.presence.devices(game_id)
+        messages = snapshots(game, row, devices, time.time())
         self._remember(game, row, messages)
         emit = self.socketio.emit
         for audience, message in messages:
             emit("state", message, to=rooms.room_of(audience))
 
+    def devices_changed(self, game_id: int) -> None:
+        """A team device came or went: update the GM consoles' count once per burst.
+
+        When a process restarts, hundreds of devices come back within a second or
+        two; one GM message per game after DEVICES_DELAY, not one per device,
+        leaves the server free to answer the connections themselves.
+        """
+        with self._devices_lock:
+            if game_id in self._devices_due:
+                return
+            self._devices_due.add(game_id)
+        self.socketio.start_background_task(self._send_devices_later, game_id)
+
+    def _send_devices_later(self, game_id: int) -> None:
+        self.socketio.sleep(DEVICES_DELAY)
+        with self._devices_lock:
+            self._devices_due.discard(game_id)
+        if self._devices_sent.get(game_id) == self.presence.devices(game_id):
+            return               # a device that left and came back: the GMs' count holds
+        try:
+            self.broadcast_devices(game_id)
+        except Exception:    # a database hiccup: the next change or sync brings the count
+            log.exception("devices update of game %s", game_id)
+
     def broadcast_devices(self, game_id: int) -> None:
         """Tell the GM consoles which teams have devices connected."""
         message = self.snapshot_for(Audience(GM, game_id))
         if message is not None:
+            self._devices_sent[game_id] = message["devices"]
             self.socketio.emit("state", message, to=rooms.gm_room(game_id))
 

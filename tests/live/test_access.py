@@ -99,6 +99,9 @@ class Matrix:
             token = join_token(server.url, link["code"])
             self.clients[link["team"]] = LiveClient(server.url,
                                                     {"role": "team", "token": token}).connect()
+        # The GM's count of devices comes a moment after they connect: wait for it, so
+        # that no message but those of the actions reaches the GM during the walk.
+        self.gm.wait_for(lambda s: len(s["devices"]) == len(codes["teams"]))
         self.game = replay(fetch_record(server, http, self.game_id))
         self.cells = {"ok": 0, "refused": 0}
         self.failures: list[str] = []
