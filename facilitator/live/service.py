@@ -68,7 +68,7 @@ class LiveGames:
             self.authorise(audience, action, c)
             c.play(action, client_id)
             self._after_actions(c)
-        result = self.store.transact(audience.game_id, audience.sent_by, change)
+        result = self.store.transact(audience.game_id, audience.sent_by, change, client_id)
         if result.duplicate_of is not None:
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
         # The committed game and row are at hand (and nothing ran since the commit).

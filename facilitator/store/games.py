@@ -9,11 +9,13 @@ shows a state that a restart would lose.
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
@@ -48,13 +50,11 @@ class Change:
     _session: object = None
 
     def play(self, action: dict, client_id: str | None = None) -> int:
-        """Check ``action`` with the engine and append it; returns its sequence number."""
-        if client_id:
-            seq = self._session.scalar(select(ActionRow.seq).where(
-                ActionRow.game_id == self.row.id, ActionRow.client_id == client_id))
-            if seq is not None:
-                self.duplicate_of = seq
-                return seq
+        """Check ``action`` with the engine and append it; returns its sequence number.
+
+        ``client_id``: the sender's id of the action. The database refuses a second
+        action with the same id in the game (see ``GameStore.transact``).
+        """
         parsed = parse_action(action)
         self.game.play(parsed)
         seq = self.game.seq
@@ -179,12 +179,32 @@ class GameStore:
         self._games[row.id] = game
         return game
 
-    def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
+    def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None],
+                 client_id: str | None = None) -> Change:
         """Run ``change`` on the locked, current game and commit what it played.
 
         A Refusal raised by ``change`` rolls everything back and leaves the
-        cached game as the database has it.
+        cached game as the database has it. ``client_id``: the id of the action
+        ``change`` plays; if the game already holds an action with that id (a
+        device sent it again), nothing changes and the result's ``duplicate_of``
+        is its sequence number. The id is looked up only when the action fails
+        (refused by the engine, or refused by the database's unique index), so
+        the usual path costs no query for it.
         """
+        try:
+            return self._transact(game_id, sent_by, change)
+        except (Refusal, IntegrityError):
+            seq = self._seq_of_client_id(game_id, client_id) if client_id else None
+            if seq is None:
+                raise
+            return Change(game=None, row=None, sent_by=sent_by, duplicate_of=seq)
+
+    def _seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
+        with self.database.session() as session:
+            return session.scalar(select(ActionRow.seq).where(
+                ActionRow.game_id == game_id, ActionRow.client_id == client_id))
+
+    def _transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
         with self.lock(game_id):
             try:
                 with self.database.session() as session:
@@ -230,9 +250,19 @@ def result_played(scope: dict) -> bool:
 
 
 def _new_engine_game(row: GameRow) -> Game:
-    questions = [Question(q["id"], q["author"], q["type"], q["text"], q["answer"],
-                          q.get("notes", "")) for q in row.questions]
+    # Games made from the same bank hold the same texts: interned, a process serving
+    # a hundred games keeps one copy of each (a bank of 120 questions is ~80 KB).
+    questions = [Question(*(_shared(q.get(k, "")) for k in QUESTION_FIELDS))
+                 for q in row.questions]
     return Game(parse_settings(row.settings), questions)
+
+
+#: The fields of a stored question, in the order ``Question`` takes them.
+QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes")
+
+
+def _shared(value: object) -> object:
+    return sys.intern(value) if type(value) is str else value
 
 
 def _winner(game: Game) -> str | None:

@@ -56,6 +56,25 @@ def test_an_action_sent_twice_is_applied_once(table):
     assert table.gm.last["seq"] == first["seq"] == 1
 
 
+def test_an_action_sent_again_after_the_game_moved_on_is_not_refused(table):
+    """A device that lost the acknowledgement sends its action again after others acted:
+    the answer is the original one (applied once), not the refusal the engine would give
+    the same action now."""
+    declare_id, choose_id = str(uuid.uuid4()), str(uuid.uuid4())
+    first = table.gm.act(act("declare", mode="normal"), declare_id)
+    host_device = table.teams[1]
+    chosen = host_device.act(act("choose", author="Kant", type="vf"), choose_id)
+    assert first["ok"] and chosen["ok"]
+    table.gm.wait_seq(chosen["seq"])
+    again = table.gm.act(act("declare", mode="normal"), declare_id)        # R-U10 now
+    assert again == {"ok": True, "seq": first["seq"], "duplicate": True}
+    again = host_device.act(act("choose", author="Kant", type="vf"), choose_id)
+    assert again == {"ok": True, "seq": chosen["seq"], "duplicate": True}
+    fresh = table.gm.act(act("declare", mode="normal"), str(uuid.uuid4()))
+    assert fresh["ok"] is False and fresh["error"] == "R-U10"          # a new id is judged
+    assert table.gm.call("sync", {"seq": -1})["seq"] == chosen["seq"]
+
+
 def test_refusals_name_the_rule_and_change_nothing(table):
     before = table.gm.last["seq"]
     for action, rule in [(act("end_turn"), "R-U10"), (act("declare", mode="simple", target=2), "R-U1"),
