@@ -27,16 +27,17 @@ def standings(state: GameState) -> list[dict]:
     teams are listed by team number.
     """
     points = state.settings.points
-    ordered = sorted(state.teams, key=lambda t: (ranking_key(t, points), t.number))
+    # Each team's key once (scores are exact fractions: not free to compute).
+    ordered = sorted(((ranking_key(t, points), t.number, t) for t in state.teams),
+                     key=lambda entry: entry[:2])
     rows, previous, rank = [], None, 0
-    for place, team in enumerate(ordered, start=1):
-        key = ranking_key(team, points)
+    for place, (key, _number, team) in enumerate(ordered, start=1):
         if key != previous:
             rank, previous = place, key
         authors = [c for c in team.cards if c.startswith("author:")]
         rows.append({
             "team": team.number, "name": team.name, "rank": rank,
-            "score": plain(score(team, points)),
+            "score": plain(-key[0]),
             "cards": len(team.cards), "author_cards": len(authors),
             "type_cards": len(team.cards) - len(authors), "card_list": list(team.cards),
             "pifies": team.pifies, "consolations": team.consolations, "bonuses": team.bonuses,

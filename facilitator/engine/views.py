@@ -43,10 +43,13 @@ def _turn_public(state: GameState) -> dict:
     }
 
 
-def public_view(state: GameState) -> dict:
-    """What the projector and every device may see (R-V3, R-V4)."""
+def public_view(state: GameState, ranked: list[dict] | None = None) -> dict:
+    """What the projector and every device may see (R-V3, R-V4).
+
+    ``ranked``: ``standings(state)`` if already computed.
+    """
     settings = state.settings
-    scores = {row["team"]: row for row in standings(state)}
+    scores = {row["team"]: row for row in (standings(state) if ranked is None else ranked)}
     return {
         "over": state.over, "ended_early": state.ended_early,
         "rounds": settings.rounds, "round": state.turn.round,
@@ -82,17 +85,21 @@ def team_view(state: GameState, team: int, public: dict | None = None) -> dict:
     return view
 
 
-def gm_view(state: GameState, public: dict | None = None) -> dict:
+def gm_view(state: GameState, public: dict | None = None,
+            ranked: list[dict] | None = None) -> dict:
     """Everything, for the GM console: the expected answer and the sealed answer included.
 
     ``public``: ``public_view(state)`` if already computed; it is not changed.
+    ``ranked``: ``standings(state)`` if already computed.
     """
-    view = public_view(state) if public is None else {**public, "turn": dict(public["turn"])}
+    ranked = standings(state) if ranked is None else ranked
+    view = (public_view(state, ranked) if public is None
+            else {**public, "turn": dict(public["turn"])})
     turn = state.turn
     view["turn"]["written"] = turn.written
     if turn.question is not None:
         q = state.questions[turn.question]
         view["turn"]["question"] = {**view["turn"]["question"], "answer": q.answer,
                                     "notes": q.notes}
-    view["standings"] = standings(state)
+    view["standings"] = ranked
     return view

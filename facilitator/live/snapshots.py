@@ -10,6 +10,7 @@ import time
 
 from ..engine import Game
 from ..engine.resolution import QUESTION, next_step
+from ..engine.scoring import standings
 from ..engine.views import gm_view, public_view, team_view
 from ..results import cards_by_author_and_type, timeline
 from . import timers
@@ -68,13 +69,14 @@ def snapshots(game: Game, row, devices: dict | None = None,
     state = game.state
     legal = [(entry, entry.to_dict()) for entry in game.legal_actions()]
     requests = list(row.exchange_requests or [])
-    public = public_view(state)
+    ranked = standings(state)
+    public = public_view(state, ranked)
     common = {"game": row.id, "name": row.name, "seq": game.seq, "now": int(now * 1000),
               "timer": timers.public(row.timer or {}, game, now)}
     if state.over:
         common["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
     out = [(Audience(GM, row.id),
-            {**common, "role": GM, "team": None, "view": gm_view(state, public),
+            {**common, "role": GM, "team": None, "view": gm_view(state, public, ranked),
              "legal": [d for _, d in legal], "exchange_requests": requests,
              "can_undo": game.can_undo, "can_redo": game.can_redo,
              "devices": devices or {}, "candidates": _candidates(game)})]
