@@ -16,8 +16,8 @@ sequential, as with a real GM); sends that left later than planned are
 counted (``late_sends``).
 
 Per phase (first the facilitator, then the floor: ``bench/floor_server.py``,
-same WSGI server, same clients, same rooms, dummy ``state`` messages as large
-as the real ones just measured) it prints:
+same WSGI server, same clients, same rooms, ``state`` messages replayed from
+the ones just measured, with no game logic and no database) it prints:
 
 - fan-out latency: action sent → the last screen of that game has the
   ``state`` carrying the action's ``seq``; p50, p95, p99, max;
@@ -57,10 +57,12 @@ timeout) and send ``sync`` after a reconnection, as ``static/js/live.js`` does.
 
 Options worth knowing:
 
-- ``--floor-payload canned``: the floor sends real state messages recorded in
-  the facilitator phase (same bytes *and shape*) instead of a padded flat
-  object of the same size: parsing and encoding nested JSON costs clients and
-  server more than a flat string, and this floor includes that.
+- ``--floor-payload canned|pad``: by default (canned) the floor sends real
+  state messages recorded in the facilitator phase (same bytes *and shape*);
+  ``pad`` sends a padded flat object of the same size instead. Encoding and
+  parsing nested JSON costs clients and server more than one flat string:
+  any server that sends these screens pays it, so the default floor includes
+  it (``pad`` gives a floor 1-4 ms lower at p99).
 - ``--via-nginx``: every socket goes through nginx running ``deploy/nginx.conf``.
 - ``--profile DIR`` (``--profile-connect``): py-spy records the facilitator
   server(s) during the load (and the connections; and, in ``restart``, the
@@ -1192,10 +1194,11 @@ def main() -> None:
                         help="connect every socket through nginx run with deploy/nginx.conf "
                              "(joins and logins still go straight to the processes)")
     parser.add_argument("--no-floor", action="store_true", help="skip the floor phase")
-    parser.add_argument("--floor-payload", choices=("pad", "canned"), default="pad",
-                        help="floor messages: a flat padded object of the measured size (pad, "
-                             "the default), or real state messages recorded in the facilitator "
-                             "phase (canned: same bytes and shape, so clients parse the same)")
+    parser.add_argument("--floor-payload", choices=("pad", "canned"), default="canned",
+                        help="floor messages: real state messages recorded in the facilitator "
+                             "phase (canned, the default: same bytes and shape, so clients and "
+                             "server encode and parse the same), or a flat padded object of "
+                             "the measured size (pad)")
     parser.add_argument("--floor-sizes", help="gm=N,team=N,projector=N (default: as measured)")
     parser.add_argument("--profile", metavar="DIR", help="py-spy the facilitator server(s)")
     parser.add_argument("--nice", type=int, default=0,
