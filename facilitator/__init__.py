@@ -49,7 +49,7 @@ def create_app(test_config: dict | None = None):
                       ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None, serializer=json_packet_class())
     drop_malformed_packets(socketio.server)
-    app.extensions["facilitator_live"] = LiveGames(store, socketio, presence)
+    app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))
     if not getattr(socketio, "_facilitator_handlers", False):
         register(socketio)
         socketio._facilitator_handlers = True
@@ -57,6 +57,15 @@ def create_app(test_config: dict | None = None):
     from .web import register_blueprints
     register_blueprints(app)
     return app
+
+
+def shared_presence(app, presence):
+    """With a Redis message queue (several processes), device counts shared through Redis."""
+    queue = app.config["MESSAGE_QUEUE"] or ""
+    if not queue.startswith(("redis://", "rediss://", "unix://")):
+        return presence
+    from .live.shared_presence import SharedPresence
+    return SharedPresence(presence, queue, app.config["MESSAGE_QUEUE_CHANNEL"])
 
 
 def json_packet_class():

@@ -36,6 +36,8 @@ def serve(host: str, port: int) -> None:
     secret = new_console_secret(database)
     live = app.extensions["facilitator_live"]
     socketio.start_background_task(watch, live, socketio)
+    if hasattr(live.presence, "keep_alive"):          # several processes: say we are alive
+        socketio.start_background_task(live.presence.keep_alive, socketio.sleep)
 
     click.echo(f"La partida — facilitator on {base}")
     click.echo(f"  GM console:      {base}/console   (console secret: {secret})")

@@ -47,6 +47,10 @@ class Presence:
         """The audience of connection ``sid``, if it authenticated."""
         return self._by_sid.get(sid)
 
+    def publish(self, game_id: int) -> None:
+        """Share the counts of ``game_id`` with other processes: none here (one process
+        sees every device; ``SharedPresence`` does it through Redis)."""
+
     def devices(self, game_id: int) -> dict[str, int]:
         """How many devices of each team of ``game_id`` are connected to this process."""
         with self._lock:

@@ -222,6 +222,7 @@ class LiveGames:
         self.socketio.sleep(DEVICES_DELAY)
         with self._devices_lock:
             self._devices_due.discard(game_id)
+        self.presence.publish(game_id)
         if self._devices_sent.get(game_id) == self.presence.devices(game_id):
             return               # a device that left and came back: the GMs' count holds
         try:

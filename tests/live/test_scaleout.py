@@ -82,6 +82,51 @@ def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_serv
             t.join(10)
 
 
+def _close_all(clients) -> None:
+    threads = [threading.Thread(target=c.close) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+
+
+def test_the_gm_counts_the_devices_of_every_process(two_servers):
+    """Team devices on both processes: the GM on either one sees all of them, and the
+    same count whichever process sends the next state (no flapping)."""
+    import requests
+    a, b = two_servers
+    http = a.gm_session()
+    game_id = a.create_game(http, SETTINGS)
+    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    codes = {t["team"]: t["code"] for t in http.get(f"{a.url}/api/games/{game_id}/codes").json()["teams"]}
+
+    def device(server, team):
+        browser = requests.Session()
+        browser.get(server.url + "/j/" + codes[team], allow_redirects=False)
+        return Client(server, {"role": "team", "token": browser.cookies["team_token"]}).connect()
+    gm_a = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    gm_b = Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    devices = [device(a, 1), device(a, 1), device(b, 1), device(b, 2)]
+    everyone = [gm_a, gm_b, *devices]
+    try:
+        both = {"1": 3, "2": 1}
+        for gm in (gm_a, gm_b):
+            gm.wait_for(lambda s: s["devices"] == both)
+        # An action handled by A, then one by B: both broadcasts carry the whole count.
+        seq = gm_a.act(act("spokesperson", team=1, name="Ana"))["seq"]
+        assert gm_b.wait_seq(seq)["devices"] == both
+        seq = gm_b.act(act("spokesperson", team=2, name="Luis"))["seq"]
+        assert gm_a.wait_seq(seq)["devices"] == both
+        # Team 2's only device (on B) leaves: both consoles see it.
+        devices[3].close()
+        for gm in (gm_a, gm_b):
+            gm.wait_for(lambda s: s["devices"] == {"1": 3})
+        seq = gm_a.act(act("spokesperson", team=3, name="Eva"))["seq"]
+        assert gm_b.wait_seq(seq)["devices"] == {"1": 3}
+    finally:
+        _close_all(everyone)
+
+
 def test_concurrent_actions_on_one_game_never_both_apply(two_servers):
     """Two processes, many devices at once: each action applies once, against the state it saw."""
     a, b = two_servers
