@@ -27,9 +27,9 @@ from .presence import Presence
 log = logging.getLogger(__name__)
 
 #: A process not heard from for this long is taken for dead (seconds).
-ALIVE_SECONDS = 15
+ALIVE_SECONDS = 6
 #: How often each process renews its "alive" key (seconds).
-RENEW_SECONDS = 5
+RENEW_SECONDS = 2
 
 # Merges the counts of the live processes other than ARGV[1]; forgets dead ones.
 _MERGE = """

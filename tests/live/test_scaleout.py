@@ -1,9 +1,11 @@
 """Two server processes share games through PostgreSQL and a Redis message queue."""
 import secrets
 import threading
+import time
 
 import pytest
 
+from facilitator.live.shared_presence import ALIVE_SECONDS
 from table import SETTINGS
 from server import Client, Server
 from services import fresh_postgres_database, redis_url
@@ -123,6 +125,12 @@ def test_the_gm_counts_the_devices_of_every_process(two_servers):
             gm.wait_for(lambda s: s["devices"] == {"1": 3})
         seq = gm_a.act(act("spokesperson", team=3, name="Eva"))["seq"]
         assert gm_b.wait_seq(seq)["devices"] == {"1": 3}
+        # A is killed: once it has missed renewing its "alive" key, its two devices
+        # no longer count (they would reconnect to B and be counted there).
+        a.kill()
+        time.sleep(ALIVE_SECONDS + 0.5)
+        seq = gm_b.act(act("spokesperson", team=4, name="Sara"))["seq"]
+        assert gm_b.wait_seq(seq)["devices"] == {"1": 1}
     finally:
         _close_all(everyone)
 
