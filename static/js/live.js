@@ -209,7 +209,11 @@
   /** Connect with `auth`; `onState(state)` runs for each state not older than the last. */
   L.connect = function (auth, onState) {
     /* global io */
-    const socket = io({ auth: auth, reconnectionDelay: 800, reconnectionDelayMax: 5000 });
+    // WebSocket first: one request instead of a polling handshake, polls and an upgrade
+    // (less work for a server that a whole lecture hall reconnects to at once, and with
+    // several processes any of them may take it); polling if WebSockets are blocked.
+    const socket = io({ auth: auth, transports: ['websocket', 'polling'], tryAllTransports: true,
+                        reconnectionDelay: 800, reconnectionDelayMax: 5000 });
     L.socket = socket;
     socket.on('connect', () => {
       setOffline(false);

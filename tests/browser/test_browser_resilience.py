@@ -220,3 +220,32 @@ def test_a_late_acknowledgement_does_not_undo_a_newer_draft(room):
     expect(t2.get_by_test_id("write-status")).to_have_text("Borrador sin enviar")
     t2.get_by_test_id("write-send").click()
     expect(gm.get_by_test_id("written-live")).to_have_text("Immanuel Kant")
+
+
+
+def test_websocket_first_and_long_polling_where_websockets_are_blocked(room):
+    """Tablets connect WebSocket first (one request; with several server processes any
+    one may take it). A tablet behind a proxy that refuses WebSockets falls back to
+    long-polling and plays all the same."""
+    from browser.conftest import TABLET_VIEWPORT
+    from tcp_proxy import TcpProxy
+    room.open_console(room.create_via_http(SETTINGS))
+    room.join(1)
+    with TcpProxy(room.server.port) as proxy:
+        proxy.refuse_websockets()
+        t2 = room.screens.page("team2", TABLET_VIEWPORT, mobile=True)
+        t2.goto(f"{proxy.url}/j/{room.codes[2]}")
+        t2.wait_for_url(re.compile(r"/team$"))
+        room.teams[2] = t2
+        t1, gm = room.teams[1], room.gm
+        expect(gm.get_by_test_id("devices-2")).not_to_have_text("0")
+        transport = "() => window.Live.socket.io.engine.transport.name"
+        polls = ("() => performance.getEntriesByType('resource')"
+                 ".filter(e => e.name.includes('transport=polling')).length")
+        for page in (t1, gm):           # straight to a WebSocket: not one polling request
+            assert page.evaluate(transport) == "websocket" and page.evaluate(polls) == 0
+        assert t2.evaluate(transport) == "polling" and proxy.websockets_refused >= 1
+        to_deliberation(room)
+        write_and_send(t2, "Kant")
+        expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+        expect(t2.get_by_test_id("write-status")).to_contain_text("«Kant»")

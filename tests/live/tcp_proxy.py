@@ -9,7 +9,9 @@ passed on both ways by two threads per connection. The test can then:
   again;
 - ``blackhole()``: stop passing bytes on the current connections without
   closing them, as when a tablet walks out of range: nobody is told, and
-  only the Socket.IO pings notice (``cut()`` then ends them).
+  only the Socket.IO pings notice (``cut()`` then ends them);
+- ``refuse_websockets()``: answer every WebSocket handshake ``403 Forbidden``
+  and close, as proxies that do not pass WebSockets do; plain HTTP goes on.
 
 It only ever listens on and connects to 127.0.0.1, and holds at most
 ``max_connections`` connections (more are closed on arrival).
@@ -39,6 +41,8 @@ class TcpProxy:
         self._refusing = False
         self._blackholed: set[int] = set()      # ids of pairs that pass nothing any more
         self._closed = False
+        self._no_websockets = False
+        self.websockets_refused = 0
         self.accepted = 0                        # connections passed on
         self.refused = 0                         # connections closed on arrival
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
@@ -63,6 +67,10 @@ class TcpProxy:
     def accept(self) -> None:
         """Let new connections through again."""
         self._refusing = False
+
+    def refuse_websockets(self) -> None:
+        """From now on, refuse WebSocket handshakes (HTTP 403); other requests pass."""
+        self._no_websockets = True
 
     def blackhole(self) -> int:
         """Stop passing bytes on every current connection, without closing them."""
@@ -128,6 +136,12 @@ class TcpProxy:
                     break
                 if id(pair) in self._blackholed:
                     continue            # swallowed: the other end never hears of it
+                if (self._no_websockets and source is pair[0]
+                        and b"\r\nupgrade: websocket" in data.lower()):
+                    self.websockets_refused += 1
+                    source.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n"
+                                   b"Connection: close\r\n\r\n")
+                    break
                 sink.sendall(data)
         except OSError:
             pass
