@@ -8,6 +8,11 @@ from __future__ import annotations
 import os
 
 
+#: Socket.IO's async mode is always set, never detected: gevent for the server
+#: (``facilitator serve``), threading only for in-process use without a server.
+ASYNC_MODES = ("gevent", "threading")
+
+
 def create_app(test_config: dict | None = None):
     """Build the Flask app; ``test_config`` overrides the configuration (tests)."""
     # Flask is imported here, not at the top, so that ``facilitator serve`` can
@@ -39,6 +44,9 @@ def create_app(test_config: dict | None = None):
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
 
+    if app.config["ASYNC_MODE"] not in ASYNC_MODES:
+        raise ValueError(f"async mode {app.config['ASYNC_MODE']!r}: use 'gevent' (the server) "
+                         "or 'threading' (in-process tools and tests); eventlet is deprecated")
     database.init_app(app)
     store.forget()
     ensure_sample_bank(database, app.config["SAMPLE_BANK"])

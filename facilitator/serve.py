@@ -32,7 +32,7 @@ def serve(host: str, port: int) -> None:
     if host in ("0.0.0.0", "::"):
         shown = lan_address() or "127.0.0.1"
     base = f"http://{shown}:{port}"
-    app = create_app({"PUBLIC_URL": base})
+    app = create_app({"PUBLIC_URL": base, "ASYNC_MODE": "gevent"})   # gevent's own server
     secret = new_console_secret(database)
     live = app.extensions["facilitator_live"]
     socketio.start_background_task(watch, live, socketio)
@@ -46,6 +46,11 @@ def serve(host: str, port: int) -> None:
     if host in ("127.0.0.1", "localhost"):
         click.echo("  Only this laptop can connect. For tablets: facilitator serve --host 0.0.0.0")
     click.echo(f"  Database:        {app.config['DATABASE_URL']}", err=False)
+    import importlib.util
+    if importlib.util.find_spec("geventwebsocket") is not None:
+        # Engine.IO would use it instead of simple-websocket, untested here.
+        click.echo("  Warning: gevent-websocket is installed; uninstall it "
+                   "(pip uninstall gevent-websocket)", err=True)
     tune_garbage_collector()
     server = pywsgi.WSGIServer((host, port), app, handler_class=_no_delay_handler(), log=None)
     try:

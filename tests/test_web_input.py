@@ -64,3 +64,12 @@ def test_behind_a_trusted_proxy_rate_limits_count_per_student_address(tmp_path):
                                   headers={"X-Forwarded-For": f"10.0.0.{student}"})
             assert response.status_code == 404
     assert client.get("/j/NOPE0000", headers={"X-Forwarded-For": "10.0.0.1"}).status_code == 429
+
+
+def test_the_async_mode_is_never_eventlet_nor_guessed(tmp_path):
+    """Issue 6: gevent for the server, threading in-process; anything else is refused."""
+    import pytest
+    from facilitator import create_app
+    for mode in ("eventlet", None, ""):
+        with pytest.raises(ValueError, match="gevent"):
+            create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/m.db", "ASYNC_MODE": mode})
