@@ -11,7 +11,8 @@ from ..i18n import LANGUAGES, catalog, pick_language, translate
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import api, assets, banks, console, projector, results, team
+    from . import api, assets, banks, compression, console, projector, results, team
+    compression.init_app(app)       # first registered, so it runs after the other hooks
     for module in (console, team, projector, assets, api, banks, results):
         app.register_blueprint(module.bp)
 

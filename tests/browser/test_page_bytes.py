@@ -2,8 +2,9 @@
 
 Each page is opened in a fresh context (empty cache) and measured once its
 live content is on screen and the network is idle: the sum of the bodies of
-every response (HTML, CSS, scripts, images, socket.io's polling handshake),
-with and without ``/vendor/socket.io.min.js``. WebSocket frames are not
+every response (HTML, CSS, scripts, images), with and without
+``/vendor/socket.io.min.js``, as the page reads them and as they crossed the
+network (gzip-compressed). WebSocket frames are not
 responses and are not counted. The figures are written to
 ``test-artifacts/page-bytes.json`` and printed (``-s``).
 """
@@ -29,6 +30,7 @@ def measure(screens, name: str, viewport: dict, url: str, ready: str, cookies=No
     if cookies:
         page.context.add_cookies(cookies)
     bodies: list[tuple[str, int]] = []
+    responses = []
     encodings: set[str] = set()
 
     def on_response(response):
@@ -37,6 +39,7 @@ def measure(screens, name: str, viewport: dict, url: str, ready: str, cookies=No
         except Exception:        # noqa: BLE001 - a redirect has no body to read
             size = 0
         bodies.append((response.url, size))
+        responses.append(response)
         encodings.add(response.headers.get("content-encoding", "identity"))
     page.on("response", on_response)
     page.goto(url)
@@ -45,7 +48,12 @@ def measure(screens, name: str, viewport: dict, url: str, ready: str, cookies=No
     page.remove_listener("response", on_response)
     total = sum(size for _, size in bodies)
     sio = sum(size for u, size in bodies if u.split("?")[0].endswith(SOCKET_IO))
+    # What crossed the network: bodies as sent (compressed), without headers.
+    wire = {r.url: r.request.sizes()["responseBodySize"] for r in responses}
+    wire_total = sum(wire.values())
+    wire_sio = sum(n for u, n in wire.items() if u.split("?")[0].endswith(SOCKET_IO))
     return {"total": total, "without_socket_io": total - sio, "socket_io": sio,
+            "wire": wire_total, "wire_without_socket_io": wire_total - wire_sio,
             "responses": len(bodies), "content_encodings": sorted(encodings),
             "files": sorted(({"url": u.split("//", 1)[-1].split("/", 1)[-1], "bytes": s}
                              for u, s in bodies), key=lambda f: -f["bytes"])}
@@ -70,9 +78,14 @@ def test_bytes_each_page_loads(room, server, artifacts):
         "projector": measure(screens, "projector", PROJECTOR_VIEWPORT, watch, "join-panel"),
     }
     (artifacts / "page-bytes.json").write_text(json.dumps(sizes, indent=1))
-    print("\npage        total bytes   without socket.io   responses")
+    print("\npage        total bytes   without socket.io   on the wire   without   responses")
     for name, s in sizes.items():
-        print(f"{name:10} {s['total']:12,} {s['without_socket_io']:18,} {s['responses']:11}")
+        print(f"{name:10} {s['total']:12,} {s['without_socket_io']:18,} {s['wire']:13,} "
+              f"{s['wire_without_socket_io']:9,} {s['responses']:11}")
     assert sizes["team"]["socket_io"] > 0, "the team page loads socket.io"
     assert sizes["login"]["socket_io"] == sizes["join"]["socket_io"] == 0
     assert sizes["team"]["total"] < TEAM_PAGE_BUDGET, sizes["team"]["files"]
+    # Compressed on the way: a lecture hall's tablets share one access point.
+    for name in ("team", "console", "projector"):
+        assert "gzip" in sizes[name]["content_encodings"], name
+        assert sizes[name]["wire"] < sizes[name]["total"] / 2, (name, sizes[name])
