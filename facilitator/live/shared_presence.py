@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 ALIVE_SECONDS = 6
 #: How often each process renews its "alive" key (seconds).
 RENEW_SECONDS = 2
+#: After Redis fails to answer, how long to count without it (seconds): a broadcast
+#: must never wait for an unreachable Redis.
+RETRY_SECONDS = 5
 
 # Merges the counts of the live processes other than ARGV[1]; forgets dead ones.
 _MERGE = """
@@ -60,6 +63,7 @@ class SharedPresence:
         self._prefix = f"{channel}:"
         self._merge = self._redis.register_script(_MERGE)
         self._renewed = 0.0
+        self._down_until = 0.0
 
     # What the handlers call, as on Presence: this process's connections.
     def add(self, sid, audience) -> None:
@@ -77,17 +81,20 @@ class SharedPresence:
     def devices(self, game_id: int) -> dict[str, int]:
         """Devices of each team of ``game_id`` connected to any live process."""
         total = Counter(self.local.devices(game_id))
-        try:
-            for published in self._merge(keys=[self._key(game_id)],
-                                         args=[self.process, self._prefix + "alive:"]):
-                total.update(json.loads(published))
-        except Exception:      # Redis away: this process's devices are still right
-            log.warning("devices of other processes unknown (Redis)", exc_info=True)
+        if self._reachable():
+            try:
+                for published in self._merge(keys=[self._key(game_id)],
+                                             args=[self.process, self._prefix + "alive:"]):
+                    total.update(json.loads(published))
+            except Exception:      # Redis away: this process's devices are still right
+                self._failed("devices of other processes unknown")
         return {team: n for team, n in sorted(total.items(), key=lambda x: int(x[0])) if n > 0}
 
     def publish(self, game_id: int) -> None:
         """Write this process's counts of ``game_id`` for the other processes."""
         mine = self.local.devices(game_id)
+        if not self._reachable():
+            return
         try:
             with self._redis.pipeline(transaction=False) as pipe:
                 if mine:
@@ -97,8 +104,7 @@ class SharedPresence:
                 self._alive(pipe)
                 pipe.execute()
         except Exception:
-            log.warning("could not publish the devices of game %s (Redis)", game_id,
-                        exc_info=True)
+            self._failed(f"could not publish the devices of game {game_id}")
 
     def keep_alive(self, sleep) -> None:
         """Run forever: renew this process's "alive" key every RENEW_SECONDS."""
@@ -106,8 +112,17 @@ class SharedPresence:
             try:
                 self._alive(self._redis)
             except Exception:
-                log.warning("could not renew this process's presence (Redis)", exc_info=True)
+                self._failed("could not renew this process's presence")
             sleep(RENEW_SECONDS)
+
+    def _reachable(self) -> bool:
+        return time.monotonic() >= self._down_until
+
+    def _failed(self, what: str) -> None:
+        if self._reachable():          # once per outage, not once per message
+            log.warning("%s: Redis does not answer; counting this process's devices "
+                        "only for %s s", what, RETRY_SECONDS, exc_info=True)
+        self._down_until = time.monotonic() + RETRY_SECONDS
 
     def _alive(self, client) -> None:
         client.set(self._prefix + "alive:" + self.process, 1, ex=ALIVE_SECONDS)

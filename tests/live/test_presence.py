@@ -28,3 +28,20 @@ def test_a_connection_forgotten_twice_or_added_twice_counts_once():
     presence.remove("a")
     assert presence.remove("a") is None
     assert presence.devices(7) == {}
+
+
+def test_without_redis_the_count_is_this_process_s_and_no_broadcast_waits(caplog):
+    """Redis unreachable (nothing listens on port 1): the GM count falls back to this
+    process's devices at once, and Redis is not asked again for a while."""
+    import time
+
+    from facilitator.live.shared_presence import SharedPresence
+    shared = SharedPresence(Presence(), "redis://127.0.0.1:1/0", "test")
+    shared.add("a", Audience(TEAM, 7, 2))
+    began = time.monotonic()
+    assert shared.devices(7) == {"2": 1}
+    shared.publish(7)
+    for _ in range(50):
+        assert shared.devices(7) == {"2": 1}
+    assert time.monotonic() - began < 1.5
+    assert sum("Redis does not answer" in r.getMessage() for r in caplog.records) == 1
