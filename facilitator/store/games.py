@@ -21,7 +21,12 @@ from sqlalchemy.orm import defer
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.record import FORMAT
 from .database import Database
-from .models import ActionRow, GameRow, JoinCodeRow
+from .models import ActionRow, GameRow, JoinCodeRow, utcnow
+
+#: The statements of the path every change takes: append an action, update the game.
+ACTION_INSERT = ActionRow.__table__.insert()
+GAME_UPDATE = GameRow.__table__.update()
+GAME_ID = GameRow.__table__.c.id
 
 #: Letters for join codes: no 0/O, 1/I/L, so a code read off a projector is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -58,8 +63,11 @@ class Change:
         parsed = parse_action(action)
         self.game.play(parsed)
         seq = self.game.seq
-        self._session.add(ActionRow(game_id=self.row.id, seq=seq, action=parsed.to_dict(),
-                                    client_id=client_id, sent_by=self.sent_by))
+        # A plain INSERT, now: lighter than the session's unit of work for a row that
+        # is never read back here.
+        self._session.execute(ACTION_INSERT, {"game_id": self.row.id, "seq": seq,
+                                              "action": parsed.to_dict(), "client_id": client_id,
+                                              "sent_by": self.sent_by, "created_at": utcnow()})
         self.played.append(seq)
         return seq
 
@@ -214,13 +222,17 @@ class GameStore:
                     game = self._current(session, row)
                     result = Change(game=game, row=row, sent_by=sent_by, _session=session)
                     change(result)
+                    values = {"timer": dict(row.timer or {}),
+                              "timer_deadline": row.timer_deadline,
+                              "exchange_requests": list(row.exchange_requests or [])}
                     if result.played:
-                        row.seq = game.seq
-                        row.over = game.state.over
-                        row.winner = _winner(game)
-                    # Columns holding JSON must be reassigned to be saved.
-                    row.timer = dict(row.timer or {})
-                    row.exchange_requests = list(row.exchange_requests or [])
+                        values.update(seq=game.seq, over=game.state.over, winner=_winner(game))
+                    # One plain UPDATE of what a change may touch, instead of the
+                    # session's unit of work; the row object stays as the callers see it.
+                    session.expunge(row)
+                    session.execute(GAME_UPDATE.where(GAME_ID == game_id), values)
+                    for name, value in values.items():
+                        setattr(row, name, value)
             except Refusal:
                 if result_played(locals()):
                     self._games.pop(game_id, None)
