@@ -80,11 +80,31 @@ class GameStore:
         self._games: dict[int, Game] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._deadlines: dict[int, float] = {}   # timers this process saw committed or loaded
 
     def forget(self) -> None:
         """Drop every cached game (the database behind the store changed)."""
         with self._guard:
             self._games.clear()
+            self._deadlines.clear()
+
+    # -- timers this process knows of --------------------------------------------------
+
+    def earliest_deadline(self) -> float | None:
+        """The first running timer's deadline among the games this process saw, if any."""
+        return min(self._deadlines.values(), default=None)
+
+    def forget_deadlines_until(self, now: float) -> None:
+        """Drop the deadlines already past (the watcher has just dealt with them)."""
+        with self._guard:
+            for game_id in [g for g, d in self._deadlines.items() if d <= now]:
+                del self._deadlines[game_id]
+
+    def _saw_deadline(self, game_id: int, deadline: float | None) -> None:
+        if deadline is None:
+            self._deadlines.pop(game_id, None)
+        else:
+            self._deadlines[game_id] = deadline
 
     # -- creating and finding games ------------------------------------------------
 
@@ -173,6 +193,7 @@ class GameStore:
             row = session.get(GameRow, game_id, options=[defer(GameRow.questions)])
             if row is None:
                 return None
+            self._saw_deadline(game_id, row.timer_deadline)
             return self._current(session, row), row
 
     def _current(self, session, row: GameRow) -> Game:
@@ -233,6 +254,7 @@ class GameStore:
                     session.execute(GAME_UPDATE.where(GAME_ID == game_id), values)
                     for name, value in values.items():
                         setattr(row, name, value)
+                self._saw_deadline(game_id, values["timer_deadline"])   # committed
             except Refusal:
                 if result_played(locals()):
                     self._games.pop(game_id, None)

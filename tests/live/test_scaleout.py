@@ -175,3 +175,35 @@ def test_concurrent_actions_on_one_game_never_both_apply(two_servers):
             t.start()
         for t in threads:
             t.join(10)
+
+
+def test_a_timer_started_through_a_process_that_dies_still_runs_out(two_servers):
+    """R-U5 across processes: the GM starts a 2 s timer through A, and A dies at once.
+    B, which never loaded the game since, still locks the writing when time is up
+    (its watcher asks the database every second even when it knows of no timer)."""
+    import requests
+    a, b = two_servers
+    http = a.gm_session()
+    short = {**SETTINGS, "round_modes": [["simple"]], "deliberation_seconds": 2}
+    game_id = a.create_game(http, short)
+    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    code = next(t["code"] for t in http.get(f"{a.url}/api/games/{game_id}/codes").json()["teams"]
+                if t["team"] == 2)
+    browser = requests.Session()
+    browser.get(b.url + "/j/" + code, allow_redirects=False)
+    tablet = Client(b, {"role": "team", "token": browser.cookies["team_token"]}).connect()
+    gm = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    try:
+        for action in (act("declare", mode="simple", target=2),
+                       act("choose", author="Kant", type="vf")):
+            assert gm.act(action)["ok"], action
+        qid = gm.wait_for(lambda s: s["candidates"])["candidates"][0]["id"]
+        assert gm.act(act("question", id=qid))["ok"]
+        assert gm.call("timer", {"op": "start"})["ok"]
+        a.kill()
+        started = time.monotonic()
+        tablet.wait_for(lambda s: s["view"]["turn"]["locked"], timeout=10)
+        assert time.monotonic() - started < 2 + 1 + 1.5      # deadline + safety poll + slack
+        assert tablet.act(act("write", team=2, text="V"))["error"] == "R-U5"
+    finally:
+        _close_all([tablet, gm])
