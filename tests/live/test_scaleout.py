@@ -203,7 +203,7 @@ def test_a_timer_started_through_a_process_that_dies_still_runs_out(two_servers)
         a.kill()
         started = time.monotonic()
         tablet.wait_for(lambda s: s["view"]["turn"]["locked"], timeout=10)
-        assert time.monotonic() - started < 2 + 1 + 1.5      # deadline + safety poll + slack
+        assert time.monotonic() - started < 2 + 1 + 3        # deadline + safety poll + slack
         assert tablet.act(act("write", team=2, text="V"))["error"] == "R-U5"
     finally:
         _close_all([tablet, gm])
