@@ -68,12 +68,13 @@ def create_app(test_config: dict | None = None):
 
 
 def shared_presence(app, presence):
-    """With a Redis message queue (several processes), device counts shared through Redis."""
+    """Who is connected: ``presence``, or with a Redis message queue (several processes)
+    a presence whose device counts are shared through Redis."""
     queue = app.config["MESSAGE_QUEUE"] or ""
     if not queue.startswith(("redis://", "rediss://", "unix://")):
         return presence
     from .live.shared_presence import SharedPresence
-    return SharedPresence(presence, queue, app.config["MESSAGE_QUEUE_CHANNEL"])
+    return SharedPresence(queue, app.config["MESSAGE_QUEUE_CHANNEL"])
 
 
 def json_packet_class():

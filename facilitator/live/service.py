@@ -5,6 +5,7 @@ broadcast each audience its view. Nothing is broadcast that is not committed.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -15,7 +16,7 @@ from ..store.games import Change, GameStore
 from . import rooms, timers
 from .audience import GM, PROJECTOR, TEAM, Audience
 from .presence import Presence
-from .snapshots import snapshot
+from .snapshots import snapshot, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,6 @@ class LiveGames:
 
     @staticmethod
     def _cache_key(game, row) -> tuple:
-        import json
         return (game.seq, row.name, json.dumps(row.timer or {}, sort_keys=True, default=str),
                 json.dumps(row.exchange_requests or [], sort_keys=True, default=str))
 
@@ -171,7 +171,6 @@ class LiveGames:
                          {(a.role, a.team): m for a, m in messages})
 
     def _from_cache(self, game, row, audience: Audience) -> dict:
-        from .snapshots import snapshots
         cache = self._snapshots
         entry = cache.get(row.id)
         now = time.time()
@@ -192,7 +191,6 @@ class LiveGames:
 
         ``loaded``: the (game, row) a transaction just committed, if at hand.
         """
-        from .snapshots import snapshots
         loaded = loaded or self.store.load(game_id)
         if loaded is None:
             return

@@ -1,6 +1,6 @@
 """Devices connected to any process of a multi-process deployment, counted in Redis.
 
-Each process knows only its own connections (``Presence``). With several
+Each process knows only its own connections (``Presence``, which this extends). With several
 processes, the GM console must still show every device of each team, whichever
 process it is connected to, and the same count whichever process sends it.
 So each process publishes its own counts of a game in a Redis hash
@@ -52,35 +52,21 @@ return merged
 """
 
 
-class SharedPresence:
+class SharedPresence(Presence):
     """``Presence`` whose ``devices`` counts every process's devices of a game."""
 
-    def __init__(self, local: Presence, redis_url: str, channel: str):
+    def __init__(self, redis_url: str, channel: str):
         import redis
-        self.local = local
+        super().__init__()
         self.process = uuid.uuid4().hex[:12]
         self._redis = redis.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
         self._prefix = f"{channel}:"
         self._merge = self._redis.register_script(_MERGE)
-        self._renewed = 0.0
         self._down_until = 0.0
-
-    # What the handlers call, as on Presence: this process's connections.
-    def add(self, sid, audience) -> None:
-        """Remember that connection ``sid`` is ``audience``."""
-        self.local.add(sid, audience)
-
-    def remove(self, sid):
-        """Forget connection ``sid``; returns who it was."""
-        return self.local.remove(sid)
-
-    def get(self, sid):
-        """The audience of connection ``sid``, if it authenticated."""
-        return self.local.get(sid)
 
     def devices(self, game_id: int) -> dict[str, int]:
         """Devices of each team of ``game_id`` connected to any live process."""
-        total = Counter(self.local.devices(game_id))
+        total = Counter(super().devices(game_id))
         if self._reachable():
             try:
                 for published in self._merge(keys=[self._key(game_id)],
@@ -92,7 +78,7 @@ class SharedPresence:
 
     def publish(self, game_id: int) -> None:
         """Write this process's counts of ``game_id`` for the other processes."""
-        mine = self.local.devices(game_id)
+        mine = super().devices(game_id)
         if not self._reachable():
             return
         try:
@@ -126,7 +112,6 @@ class SharedPresence:
 
     def _alive(self, client) -> None:
         client.set(self._prefix + "alive:" + self.process, 1, ex=ALIVE_SECONDS)
-        self._renewed = time.monotonic()
 
     def _key(self, game_id: int) -> str:
         return f"{self._prefix}devices:{game_id}"

@@ -50,16 +50,22 @@ def write_and_send(tablet, text: str):
     tablet.get_by_test_id("write-send").click()
 
 
+def kant_written_by_team_2(room):
+    """A new game at deliberation where team 2's tablet has sent "Kant"; (tablet, console)."""
+    room.open_console(room.create_via_http(SETTINGS))
+    room.join(2)
+    t2, gm = room.teams[2], room.gm
+    to_deliberation(room)
+    write_and_send(t2, "Kant")
+    expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+    return t2, gm
+
+
 def test_server_killed_mid_deliberation_draft_kept_and_sent_on_return(make_room, tmp_path):
     srv = Server(tmp_path).start()
     try:
         room = make_room(srv)
-        room.open_console(room.create_via_http(SETTINGS))
-        room.join(2)
-        t2, gm = room.teams[2], room.gm
-        to_deliberation(room)
-        write_and_send(t2, "Kant")
-        expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+        t2, gm = kant_written_by_team_2(room)
 
         srv.kill()
         expect(t2.get_by_test_id("offline")).to_be_visible()
@@ -85,12 +91,7 @@ def test_server_killed_mid_deliberation_draft_kept_and_sent_on_return(make_room,
 
 
 def test_device_offline_sends_its_draft_back_online_unless_time_is_up(room):
-    room.open_console(room.create_via_http(SETTINGS))
-    room.join(2)
-    t2, gm = room.teams[2], room.gm
-    to_deliberation(room)
-    write_and_send(t2, "Kant")
-    expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+    t2, gm = kant_written_by_team_2(room)
 
     # Offline while there is time: the draft waits on the device and goes out on return.
     t2.context.set_offline(True)

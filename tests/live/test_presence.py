@@ -36,7 +36,7 @@ def test_without_redis_the_count_is_this_process_s_and_no_broadcast_waits(caplog
     import time
 
     from facilitator.live.shared_presence import SharedPresence
-    shared = SharedPresence(Presence(), "redis://127.0.0.1:1/0", "test")
+    shared = SharedPresence("redis://127.0.0.1:1/0", "test")
     shared.add("a", Audience(TEAM, 7, 2))
     began = time.monotonic()
     assert shared.devices(7) == {"2": 1}

@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from campaigns import cookie_header, join_token, quick_close
 from facilitator.live.shared_presence import ALIVE_SECONDS
 from table import SETTINGS
 from server import Client, Server
@@ -31,18 +32,19 @@ def two_servers(tmp_path):
     drop()
 
 
+def new_game(server, settings=SETTINGS):
+    """A game created through ``server``: its id, the GM's cookie and the join codes."""
+    http = server.gm_session()
+    game_id = server.create_game(http, settings)
+    codes = http.get(f"{server.url}/api/games/{game_id}/codes").json()
+    return http, game_id, cookie_header(http), codes
+
+
 def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_servers):
     a, b = two_servers
-    http = a.gm_session()
-    game_id = a.create_game(http, SETTINGS)
-    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
-    codes = http.get(f"{a.url}/api/games/{game_id}/codes").json()
-    tokens = {}
-    for team in codes["teams"]:
-        import requests
-        device = requests.Session()
-        device.get((b if team["team"] % 2 else a).url + "/j/" + team["code"], allow_redirects=False)
-        tokens[team["team"]] = device.cookies["team_token"]
+    http, game_id, cookie, codes = new_game(a)
+    tokens = {team["team"]: join_token((b if team["team"] % 2 else a).url, team["code"])
+              for team in codes["teams"]}
     gm = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
     teams = {n: Client(b if n % 2 else a, {"role": "team", "token": tok}).connect()
              for n, tok in tokens.items()}
@@ -52,7 +54,6 @@ def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_serv
         last = 0
         for turn in range(4):
             assert teams[gm.last["view"]["turn"]["host"]].act(act("declare", mode="normal"))["ok"]
-            choose = next(d for d in gm.last["legal"] if d["do"] == "choose") if False else None
             gm.wait_for(lambda s: s["view"]["turn"]["mode"] == "normal")
             pair = next(d for d in gm.last["legal"] if d["do"] == "choose")["options"]["choices"][turn]
             assert gm.act(act("choose", author=pair["author"], type=pair["type"]))["ok"]
@@ -77,35 +78,18 @@ def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_serv
         for client in [moved[1], projector, teams[1], teams[3]]:
             client.wait_seq(last + 1)
     finally:
-        threads = [threading.Thread(target=c.close) for c in everyone]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(10)
-
-
-def _close_all(clients) -> None:
-    threads = [threading.Thread(target=c.close) for c in clients]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(10)
+        quick_close(*everyone)
 
 
 def test_the_gm_counts_the_devices_of_every_process(two_servers):
     """Team devices on both processes: the GM on either one sees all of them, and the
     same count whichever process sends the next state (no flapping)."""
-    import requests
     a, b = two_servers
-    http = a.gm_session()
-    game_id = a.create_game(http, SETTINGS)
-    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
-    codes = {t["team"]: t["code"] for t in http.get(f"{a.url}/api/games/{game_id}/codes").json()["teams"]}
+    _http, game_id, cookie, codes = new_game(a)
+    code = {t["team"]: t["code"] for t in codes["teams"]}
 
     def device(server, team):
-        browser = requests.Session()
-        browser.get(server.url + "/j/" + codes[team], allow_redirects=False)
-        return Client(server, {"role": "team", "token": browser.cookies["team_token"]}).connect()
+        return Client(server, {"role": "team", "token": join_token(server.url, code[team])}).connect()
     gm_a = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
     gm_b = Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect()
     devices = [device(a, 1), device(a, 1), device(b, 1), device(b, 2)]
@@ -120,7 +104,7 @@ def test_the_gm_counts_the_devices_of_every_process(two_servers):
         seq = gm_b.act(act("spokesperson", team=2, name="Luis"))["seq"]
         assert gm_a.wait_seq(seq)["devices"] == both
         # Team 2's only device (on B) leaves: both consoles see it.
-        devices[3].close()
+        quick_close(devices[3])
         for gm in (gm_a, gm_b):
             gm.wait_for(lambda s: s["devices"] == {"1": 3})
         seq = gm_a.act(act("spokesperson", team=3, name="Eva"))["seq"]
@@ -132,15 +116,13 @@ def test_the_gm_counts_the_devices_of_every_process(two_servers):
         seq = gm_b.act(act("spokesperson", team=4, name="Sara"))["seq"]
         assert gm_b.wait_seq(seq)["devices"] == {"1": 1}
     finally:
-        _close_all(everyone)
+        quick_close(*everyone)
 
 
 def test_concurrent_actions_on_one_game_never_both_apply(two_servers):
     """Two processes, many devices at once: each action applies once, against the state it saw."""
     a, b = two_servers
-    http = a.gm_session()
-    game_id = a.create_game(http, SETTINGS)
-    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    http, game_id, cookie, _codes = new_game(a)
     gms = [Client(srv, {"role": "gm", "game": game_id}, cookies=cookie).connect()
            for srv in (a, b, a, b)]
     results = []
@@ -170,28 +152,18 @@ def test_concurrent_actions_on_one_game_never_both_apply(two_servers):
         assert all(r["ok"] for r in results) and len(results) == 20
         assert sorted(r["seq"] for r in results) == list(range(2, 22))
     finally:
-        threads = [threading.Thread(target=c.close) for c in gms]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(10)
+        quick_close(*gms)
 
 
 def test_a_timer_started_through_a_process_that_dies_still_runs_out(two_servers):
     """R-U5 across processes: the GM starts a 2 s timer through A, and A dies at once.
     B, which never loaded the game since, still locks the writing when time is up
     (its watcher asks the database every second even when it knows of no timer)."""
-    import requests
     a, b = two_servers
-    http = a.gm_session()
     short = {**SETTINGS, "round_modes": [["simple"]], "deliberation_seconds": 2}
-    game_id = a.create_game(http, short)
-    cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
-    code = next(t["code"] for t in http.get(f"{a.url}/api/games/{game_id}/codes").json()["teams"]
-                if t["team"] == 2)
-    browser = requests.Session()
-    browser.get(b.url + "/j/" + code, allow_redirects=False)
-    tablet = Client(b, {"role": "team", "token": browser.cookies["team_token"]}).connect()
+    _http, game_id, cookie, codes = new_game(a, short)
+    code = next(t["code"] for t in codes["teams"] if t["team"] == 2)
+    tablet = Client(b, {"role": "team", "token": join_token(b.url, code)}).connect()
     gm = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
     try:
         for action in (act("declare", mode="simple", target=2),
@@ -206,4 +178,4 @@ def test_a_timer_started_through_a_process_that_dies_still_runs_out(two_servers)
         assert time.monotonic() - started < 2 + 1 + 3        # deadline + safety poll + slack
         assert tablet.act(act("write", team=2, text="V"))["error"] == "R-U5"
     finally:
-        _close_all([tablet, gm])
+        quick_close(tablet, gm)
