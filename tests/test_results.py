@@ -14,11 +14,14 @@ from facilitator.results import participation, summary_json, timeline
 
 from rulebook import act, new_game, normal_turn, play
 
-SCENARIOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "scenarios"
+SCENARIOS = pathlib.Path(__file__).resolve().parent / "scenarios"      # tests/scenarios
 PLAYABLE = sorted(p for p in SCENARIOS.glob("*.record.json")
                   if "standings" in json.loads(p.with_name(p.name.replace(".record", ".expected"))
                                                .read_text(encoding="utf-8")))
 REFUSED = sorted(set(SCENARIOS.glob("*.record.json")) - set(PLAYABLE))
+#: A whole normal round (4 turns) and a whole two-round game (8 turns).
+ONE_ROUND = SCENARIOS / "r01-normal-round.record.json"
+TWO_ROUNDS = SCENARIOS / "o03-serpentine-order.record.json"
 
 
 @pytest.fixture
@@ -47,7 +50,7 @@ def expected(path):
 
 
 @pytest.mark.parametrize("path", PLAYABLE, ids=lambda p: p.name)
-def test_exports_match_the_engine_standings_for_every_shared_scenario(gm, path):
+def test_exports_match_the_engine_standings_for_every_scenario(gm, path):
     record = load_record(path.read_text(encoding="utf-8"))
     response = upload(gm, record)
     assert response.status_code == 302
@@ -65,6 +68,12 @@ def test_exports_match_the_engine_standings_for_every_shared_scenario(gm, path):
     for turn in turns:
         for team in per_team:
             per_team[team] += float(turn[f"points_team_{team}"])
+    # Adjustments (R-P3) and the cards given in exchanges (R-K6) are not a turn's points.
+    for row in game.standings():
+        per_team[row["team"]] += float(row["adjustments"])
+    for action in game.effective_actions():
+        if action.do == "exchange":
+            per_team[action.team] -= float(len(action.give) * game.settings.points.card)
     assert per_team == {w["team"]: w["score"] for w in want}
     summary = gm.get(f"/console/{game_id}/results.json").get_json()
     assert [(s["team"], s["rank"], s["score"]) for s in summary["standings"]] == [
@@ -102,7 +111,7 @@ def test_cli_export_of_a_stored_game_by_id(tmp_path, monkeypatch):
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path))
     app = create_app({"ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
     from facilitator.extensions import store
-    record = load_record(PLAYABLE[0].read_text(encoding="utf-8"))
+    record = load_record(ONE_ROUND.read_text(encoding="utf-8"))
     with app.app_context():
         game_id = store.import_record(record, "Filosofía 1ºA")
     out = CliRunner().invoke(cli, ["export", str(game_id), "--format", "json"])
@@ -112,7 +121,7 @@ def test_cli_export_of_a_stored_game_by_id(tmp_path, monkeypatch):
 
 
 def test_timeline_ends_at_the_standings_and_marks_rounds():
-    record = load_record(PLAYABLE[-1].read_text(encoding="utf-8"))
+    record = load_record(TWO_ROUNDS.read_text(encoding="utf-8"))
     game = replay(record)
     line = timeline(game)
     finals = {t["team"]: t["scores"][-1] for t in line["teams"]}
@@ -145,7 +154,7 @@ def test_participation_shows_who_never_spoke():
 
 
 def test_a_record_loads_to_continue_live_or_is_refused_with_its_rule(gm):
-    record = load_record(PLAYABLE[0].read_text(encoding="utf-8"))
+    record = load_record(ONE_ROUND.read_text(encoding="utf-8"))
     record["actions"] = record["actions"][:7]
     response = upload(gm, record, then="continue")
     assert response.status_code == 302 and response.headers["Location"].endswith(
@@ -159,7 +168,7 @@ def test_a_record_loads_to_continue_live_or_is_refused_with_its_rule(gm):
 
 
 def test_history_lists_past_games_with_winner_and_they_can_be_deleted(gm):
-    record = load_record(PLAYABLE[0].read_text(encoding="utf-8"))
+    record = load_record(ONE_ROUND.read_text(encoding="utf-8"))
     game_id = int(upload(gm, record).headers["Location"].split("/")[2])
     page = gm.get("/console").get_data(as_text=True)
     assert "Equipo 1" in page
@@ -174,7 +183,7 @@ def test_results_pages_need_the_gm(app):
 
 
 def test_summary_json_is_complete():
-    game = replay(load_record(PLAYABLE[-1].read_text(encoding="utf-8")))
+    game = replay(load_record(TWO_ROUNDS.read_text(encoding="utf-8")))
     data = summary_json(game, "x")
     assert {"standings", "turns", "timeline", "cards", "participation", "adjustments"} <= set(data)
     assert data["cards"]["types"] == ["vf", "quien", "abierta"]
