@@ -162,6 +162,14 @@
   setInterval(() => { for (const fn of tickers) { try { fn(); } catch (e) { console.error(e); } } }, 200);
 
   /* ---- messages ------------------------------------------------------ */
+  /** A rule id as a link to its entry in the rule book of the page's language
+   *  (/reglas#R-U2, /rules#R-U2); `format` and ids that are not R-.. stay plain text. */
+  L.ruleLink = function (rule, title) {
+    if (!/^R-[A-Z][0-9]+$/.test(rule)) return h('strong', { class: 'rule', title: title || null }, rule);
+    const book = L.lang === 'en' ? '/rules' : '/reglas';
+    return h('a', { class: 'rule', href: book + '#' + rule, target: '_blank', rel: 'noopener',
+      title: title || null }, rule);
+  };
   let flashTimer = null;
   /** Show a refusal ({error, message}) or a plain text in the message area. */
   L.flash = function (what, kind) {
@@ -176,7 +184,7 @@
       // catalog's summary of the rule is shown, and the English detail only as a tooltip.
       const detail = what.message && what.message !== summary ? what.message : '';
       const inline = detail && (L.lang === 'en' || !summary);
-      parts = [h('strong', { class: 'rule', title: detail || null }, rule), summary ? ' ' + summary : '',
+      parts = [L.ruleLink(rule, detail), summary ? ' ' + summary : '',
         inline ? h('span', { class: 'msg' }, ' — ' + detail) : ''];
     }
     box.replaceChildren(h('span', null, parts),
