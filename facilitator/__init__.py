@@ -19,19 +19,18 @@ def create_app(test_config: dict | None = None):
     # let gevent patch the standard library before Flask is first imported.
     from flask import Flask
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    from .resources import data_path, instance_path
     app = Flask(__name__, instance_relative_config=True,
-                template_folder=os.path.join(root, "templates"),
-                static_folder=os.path.join(root, "static"),
-                instance_path=os.environ.get("FACILITATOR_INSTANCE")
-                or os.path.join(root, "instance"))
+                template_folder=str(data_path("templates")),
+                static_folder=str(data_path("static")),
+                instance_path=str(instance_path()))
     os.makedirs(app.instance_path, exist_ok=True)
 
     from .config import default_config
     app.config.update(default_config(app.instance_path))
     if test_config:
         app.config.update(test_config)
-    app.config["NODE_MODULES"] = os.path.join(root, "node_modules")
+    app.config["NODE_MODULES"] = str(data_path("node_modules"))
     if app.config["TRUSTED_PROXIES"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"],

@@ -11,11 +11,11 @@ from .links import join_url
 
 bp = Blueprint("assets", __name__)
 
-#: The browser libraries the pages use, installed by npm at set-up (never a CDN).
+#: The browser libraries the pages use, installed by npm at set-up (never a CDN):
+#: ``/vendor/<name>`` serves ``node_modules/<folder>/<name>``. A plain literal: the
+#: package build (setup.py) reads it to put exactly these files in the wheel.
 VENDOR = {
     "socket.io.min.js": "socket.io-client/dist",
-    "uPlot.iife.min.js": "uplot/dist",
-    "uPlot.min.css": "uplot/dist",
 }
 
 
