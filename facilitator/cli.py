@@ -138,8 +138,55 @@ def export_command(game_or_record: str, fmt: str, table: str, output: str) -> No
             f.write(text)
 
 
+@main.group("db")
+def db_group() -> None:
+    """The database's schema: which revision it is at, and upgrading it.
+
+    `facilitator serve` upgrades an older database by itself at start; these
+    commands are for those who deploy by hand (several processes, PostgreSQL).
+    """
+
+
+def _database(upgrade: bool):
+    """The database `serve` would use (FACILITATOR_DATABASE_URL or the instance's SQLite file)."""
+    from .config import database_url
+    from .resources import instance_path
+    from .store.database import Database
+    from .store.schema import SchemaError
+    database = Database()
+    try:
+        database.connect(database_url(str(instance_path())), pool_size=1, upgrade=upgrade)
+    except SchemaError as error:
+        raise click.ClickException(str(error))
+    return database
+
+
+@db_group.command("current")
+def db_current_command() -> None:
+    """Say the database's schema revision and the newest one; exit 1 when it is behind."""
+    from .store.schema import schema_status
+    database = _database(upgrade=False)
+    status = schema_status(database.engine)
+    click.echo(f"Database: {database.engine.url.render_as_string(hide_password=True)}")
+    current = status["current"] or "empty"
+    if status["up_to_date"]:
+        click.echo(f"Schema {current}: up to date.")
+        return
+    click.echo(f"Schema {current}; this version of the facilitator uses {status['head']}. "
+               "Run `facilitator db upgrade` (or start the server, which upgrades it).")
+    sys.exit(1)
+
+
+@db_group.command("upgrade")
+def db_upgrade_command() -> None:
+    """Upgrade the database to the newest schema (a SQLite file is copied beside itself first)."""
+    database = _database(upgrade=True)
+    change = database.schema_change
+    click.echo(change.describe() if change else "The database is already up to date.")
+
+
 def _register_questions() -> None:
-    from .questions.commands import questions
+    from .questions_cli import questions
     main.add_command(questions)
 
 

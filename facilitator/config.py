@@ -5,6 +5,8 @@ import os
 import secrets
 from pathlib import Path
 
+from .resources import data_path
+
 
 def instance_secret_key(instance_path: str) -> str:
     """The signing key of sessions and device tokens, made once per instance folder.
@@ -21,12 +23,16 @@ def instance_secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def database_url(instance_path: str) -> str:
+    """``FACILITATOR_DATABASE_URL``, or the SQLite file ``facilitator.db`` of the instance folder."""
+    return os.environ.get("FACILITATOR_DATABASE_URL") or (
+        "sqlite:///" + str(Path(instance_path) / "facilitator.db"))
+
+
 def default_config(instance_path: str) -> dict:
     """Settings read from the environment, with a SQLite file in the instance folder by default."""
-    database = os.environ.get("FACILITATOR_DATABASE_URL") or (
-        "sqlite:///" + str(Path(instance_path) / "facilitator.db"))
     return {
-        "DATABASE_URL": database,
+        "DATABASE_URL": database_url(instance_path),
         "MESSAGE_QUEUE": os.environ.get("FACILITATOR_MESSAGE_QUEUE") or None,
         "MESSAGE_QUEUE_CHANNEL": os.environ.get("FACILITATOR_MESSAGE_QUEUE_CHANNEL", "facilitator"),
         "SECRET_KEY": os.environ.get("FACILITATOR_SECRET_KEY") or instance_secret_key(instance_path),
@@ -35,7 +41,7 @@ def default_config(instance_path: str) -> dict:
         # How often Socket.IO pings, and how long a silent device keeps its session.
         "PING_INTERVAL": int(os.environ.get("FACILITATOR_PING_INTERVAL", "10")),
         "PING_TIMEOUT": int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),
-        "SAMPLE_BANK": str(Path(__file__).resolve().parent.parent / "questions" / "filosofia.csv"),
+        "SAMPLE_BANK": str(data_path("questions") / "filosofia.csv"),
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,

@@ -40,6 +40,8 @@ def serve(host: str, port: int) -> None:
         socketio.start_background_task(live.presence.keep_alive, socketio.sleep)
 
     click.echo(f"La partida — facilitator on {base}")
+    if database.schema_change is not None:          # said first: the teacher should know
+        click.echo(f"  {database.schema_change.describe()}")
     click.echo(f"  GM console:      {base}/console   (console secret: {secret})")
     click.echo(f"  Teams join at:   {base}/join   (or scan the team's QR code)")
     click.echo("  Projector:       open it from the game's console page")

@@ -15,7 +15,8 @@ from sqlalchemy import create_engine, event, exc, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, defer, sessionmaker
 
-from .models import Base, GameRow
+from . import schema
+from .models import GameRow
 
 
 class Database:
@@ -24,14 +25,18 @@ class Database:
     def __init__(self) -> None:
         self.engine: Engine | None = None
         self._sessions: sessionmaker | None = None
+        self.schema_change: schema.SchemaChange | None = None
 
     def init_app(self, app) -> None:
-        """Bind to ``app.config["DATABASE_URL"]`` and create missing tables."""
-        self.connect(app.config["DATABASE_URL"], app.config.get("DATABASE_POOL_SIZE", 10))
+        """Bind to ``app.config["DATABASE_URL"]`` and bring its schema up to date."""
+        self.connect(app.config["DATABASE_URL"], app.config.get("DATABASE_POOL_SIZE", 10),
+                     upgrade=app.config.get("DATABASE_UPGRADE", True))
         app.extensions["facilitator_database"] = self
 
-    def connect(self, url: str, pool_size: int = 10) -> None:
-        """Open the engine for ``url`` (any SQLAlchemy URL) and create missing tables."""
+    def connect(self, url: str, pool_size: int = 10, upgrade: bool = True) -> None:
+        """Open the engine for ``url`` (any SQLAlchemy URL) and, with ``upgrade``, bring
+        its schema to the newest revision (:mod:`.schema`; what changed is kept in
+        ``schema_change`` for the server to say)."""
         if self.engine is not None:
             self.engine.dispose()
         if url.startswith("postgresql://"):
@@ -48,7 +53,7 @@ class Database:
                                         pool_use_lifo=True)
             _ping_when_idle(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        Base.metadata.create_all(self.engine)
+        self.schema_change = schema.upgrade(self.engine) if upgrade else None
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,0 +1,158 @@
+"""The database's schema: which revision it is at, and upgrading it with Alembic.
+
+Every schema change is an Alembic revision in ``migrations/versions``. A
+database is upgraded to the newest revision (the head) when the server starts
+(:meth:`Database.connect`) or by ``facilitator db upgrade``:
+
+- an empty database gets every revision, oldest first;
+- a database made by release 0.1.0 (its tables, no ``alembic_version``) is
+  taken as revision 0001 and upgraded from there;
+- before a SQLite file is changed it is copied beside itself
+  (``facilitator.db.before-0002-20261201T120000``), readable by its owner only;
+- a database of a newer release (a revision this code does not know) is
+  refused: the server does not run on a schema it does not understand.
+
+With PostgreSQL, several processes may start at once: an advisory lock lets
+one upgrade while the others wait, then find nothing left to do.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection, Engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The revision whose tables release 0.1.0 created without Alembic.
+FIRST_RELEASE = "0001"
+FIRST_RELEASE_TABLES = frozenset({"games", "actions", "join_codes", "banks", "bank_questions",
+                                  "secrets"})
+#: PostgreSQL advisory lock key held while a process upgrades (any fixed number).
+UPGRADE_LOCK = 0x70617274   # "part"
+
+
+class SchemaError(RuntimeError):
+    """The database cannot be used or upgraded: the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class SchemaChange:
+    """What an upgrade did: from which revision (None: an empty database) to which,
+    and where the copy of the SQLite file made before it is."""
+
+    before: str | None
+    after: str
+    backup: Path | None = None
+
+    def describe(self) -> str:
+        """One line for the person who started the server."""
+        if self.before is None:
+            return f"Database created (schema {self.after})."
+        line = f"Database upgraded from schema {self.before} to {self.after}"
+        if self.backup is not None:
+            line += f"; the file as it was is kept in {self.backup}"
+        return line + "."
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration, built in code (no alembic.ini): the revisions of this
+    package, run on ``connection``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision this code knows."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def known_revisions() -> list[str]:
+    """Every revision this code knows, oldest first."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision the database is at; a 0.1.0 database counts as 0001; None when empty."""
+    revision = MigrationContext.configure(connection).get_current_revision()
+    if revision is None and FIRST_RELEASE_TABLES <= set(inspect(connection).get_table_names()):
+        return FIRST_RELEASE
+    return revision
+
+
+def schema_status(engine: Engine) -> dict:
+    """``{"current", "head", "up_to_date"}`` for ``facilitator db current``."""
+    with engine.connect() as connection:
+        current = current_revision(connection)
+    head = head_revision()
+    return {"current": current, "head": head, "up_to_date": current == head}
+
+
+def upgrade(engine: Engine, backup: bool = True) -> SchemaChange | None:
+    """Bring the database to the head revision; None when it already is there.
+
+    Raises :class:`SchemaError` for a database of a newer release.
+    """
+    head = head_revision()
+    with engine.connect() as connection:
+        seen = current_revision(connection)
+        stamped = MigrationContext.configure(connection).get_current_revision()
+    if stamped == head:
+        return None
+    _refuse_unknown(seen)
+    copy = None
+    if backup and seen is not None and engine.dialect.name == "sqlite":
+        copy = backup_sqlite(engine, f"before-{head}")
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
+        stamped = MigrationContext.configure(connection).get_current_revision()
+        if stamped == head:                          # another process has done it meanwhile
+            return None
+        before = current_revision(connection)
+        _refuse_unknown(before)
+        config = alembic_config(connection)
+        if before == FIRST_RELEASE and stamped is None:     # made by 0.1.0, before Alembic
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")
+    return SchemaChange(before, head, copy)
+
+
+def _refuse_unknown(revision: str | None) -> None:
+    if revision is not None and revision not in known_revisions():
+        raise SchemaError(
+            f"the database is at schema {revision}, which this version of the facilitator "
+            f"does not know (it knows up to {head_revision()}): it was made by a newer "
+            "version. Run that version, or restore the copy made before its upgrade.")
+
+
+def backup_sqlite(engine: Engine, label: str) -> Path | None:
+    """Copy a SQLite database file beside itself (``NAME.LABEL-TIMESTAMP``), consistently
+    even while the server writes (SQLite's backup API); None for an in-memory database."""
+    name = engine.url.database
+    if not name or name == ":memory:" or not os.path.exists(name):
+        return None
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    target = Path(f"{name}.{label}-{stamp}")
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)   # owner only
+    os.close(fd)
+    source = sqlite3.connect(name)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    return target

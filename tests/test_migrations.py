@@ -1,0 +1,176 @@
+"""Schema upgrades keep the data (Alembic): a release-0.1.0 database becomes today's.
+
+``tests/data/release-0.1.0/`` is a database as release 0.1.0 left it: its
+schema (``create_all`` of 0.1.0's models, before migrations existed), a
+finished game and a bank, with the standings and the bank export 0.1.0 gave.
+After the upgrade the game must replay to the same standings and the bank
+must export the same bytes; on SQLite a copy of the old file stays beside it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import MetaData, create_engine, text
+
+from facilitator.engine import replay
+from facilitator.store import schema
+from facilitator.store.banks import export_bank
+from facilitator.store.database import Database
+from facilitator.store.games import GameStore
+from facilitator.store.models import Base
+from services import fresh_postgres_database
+
+RELEASE = Path(__file__).parent / "data" / "release-0.1.0"
+
+
+@pytest.fixture
+def connect():
+    """``connect(url)``: a Database opened (and upgraded) as the server opens it; every
+    engine is closed at the end of the test, failed or not."""
+    opened = []
+
+    def open_database(url: str) -> Database:
+        database = Database()
+        opened.append(database)
+        database.connect(url)
+        return database
+    yield open_database
+    for database in opened:
+        if database.engine is not None:
+            database.engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request, tmp_path):
+    """The URL of an empty database: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'facilitator.db'}"
+        return
+    url, drop = fresh_postgres_database()
+    yield url.replace("postgresql://", "postgresql+psycopg://", 1)
+    drop()
+
+
+def make_release_database(url: str) -> None:
+    """Create 0.1.0's tables with 0.1.0's own DDL and fill them with its rows."""
+    engine = create_engine(url)
+    ddl = (RELEASE / f"schema.{engine.dialect.name}.sql").read_text(encoding="utf-8")
+    rows = json.loads((RELEASE / "rows.json").read_text(encoding="utf-8"))
+    with engine.begin() as connection:
+        for statement in ddl.split(";"):
+            if statement.strip().strip("-\n ") and "CREATE" in statement:
+                connection.exec_driver_sql(statement[statement.index("CREATE"):])
+        tables = MetaData()
+        tables.reflect(connection)
+        for table in tables.sorted_tables:
+            for row in rows[table.name]:
+                if "created_at" in row:
+                    row["created_at"] = datetime.fromisoformat(row["created_at"])
+                connection.execute(table.insert().values(**row))
+        if engine.dialect.name == "postgresql":    # ids inserted by hand: move the sequences on
+            for name in ("games", "actions", "banks", "bank_questions"):
+                connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                        f"(SELECT max(id) FROM {name}))"))
+    engine.dispose()
+
+
+def test_a_new_database_gets_every_revision_and_matches_the_models(empty_database, connect):
+    database = connect(empty_database)
+    assert database.schema_change.before is None
+    assert database.schema_change.after == schema.head_revision()
+    with database.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == [], ("the models and the migrations disagree: add a revision in "
+                               f"facilitator/store/migrations/versions ({differences})")
+
+
+def test_a_release_database_upgrades_and_keeps_its_game_and_bank(empty_database, tmp_path,
+                                                                 connect):
+    make_release_database(empty_database)
+    database = connect(empty_database)       # what the server does at start
+    change = database.schema_change
+    assert change is not None and change.before == "0001" and change.after == schema.head_revision()
+    assert schema.schema_status(database.engine)["up_to_date"]
+
+    expected = json.loads((RELEASE / "expected-standings.json").read_text(encoding="utf-8"))
+    record = GameStore(database).record(1)
+    assert replay(record).standings() == expected["standings"]
+    assert record["name"] == "Filosofía — 1.º B (martes)"
+
+    exported = tmp_path / "export.csv"
+    assert export_bank(database, 1, str(exported)) == 60
+    assert exported.read_bytes() == (RELEASE / "expected-bank.csv").read_bytes()
+
+    if database.is_sqlite:
+        assert change.backup is not None and change.backup.parent == tmp_path
+        assert stat.S_IMODE(os.stat(change.backup).st_mode) == 0o600
+        old = create_engine(f"sqlite:///{change.backup}")
+        with old.connect() as connection:      # the copy is the database as it was
+            assert schema.current_revision(connection) == "0001"
+            assert connection.execute(text("SELECT count(*) FROM actions")).scalar() == 76
+        old.dispose()
+    else:
+        assert change.backup is None
+    assert connect(empty_database).schema_change is None     # a second start: nothing to do
+
+
+def test_a_database_of_a_newer_release_is_refused(tmp_path, connect):
+    url = f"sqlite:///{tmp_path / 'newer.db'}"
+    with connect(url).engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(schema.SchemaError, match="schema 9999.*newer version"):
+        connect(url)
+
+
+def facilitator(*args: str, instance: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the ``facilitator`` command on the SQLite database of ``instance``."""
+    env = {**os.environ, "FACILITATOR_INSTANCE": str(instance)}
+    env.pop("FACILITATOR_DATABASE_URL", None)
+    return subprocess.run([sys.executable, "-m", "facilitator.cli", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def test_db_current_and_db_upgrade_commands(tmp_path):
+    make_release_database(f"sqlite:///{tmp_path / 'facilitator.db'}")
+    before = facilitator("db", "current", instance=tmp_path)
+    assert before.returncode == 1, before.stderr
+    assert "0001" in before.stdout and schema.head_revision() in before.stdout
+    assert "facilitator db upgrade" in before.stdout
+    done = facilitator("db", "upgrade", instance=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "upgraded from schema 0001" in done.stdout
+    assert list(tmp_path.glob("facilitator.db.before-*"))
+    after = facilitator("db", "current", instance=tmp_path)
+    assert after.returncode == 0 and "up to date" in after.stdout
+    again = facilitator("db", "upgrade", instance=tmp_path)
+    assert again.returncode == 0 and "already" in again.stdout
+
+
+def test_serve_upgrades_an_old_database_at_start_and_says_so(tmp_path):
+    make_release_database(f"sqlite:///{tmp_path / 'facilitator.db'}")
+    env = {**os.environ, "FACILITATOR_INSTANCE": str(tmp_path)}
+    env.pop("FACILITATOR_DATABASE_URL", None)
+    server = subprocess.Popen([sys.executable, "-m", "facilitator.cli", "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        lines = []
+        for line in server.stdout:
+            lines.append(line)
+            if "GM console" in line or len(lines) > 30:
+                break
+        said = "".join(lines)
+        assert "Database upgraded from schema 0001" in said, said
+        assert "before-" in said
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        server.stdout.close()
