@@ -1,6 +1,8 @@
 """``facilitator questions ...``: command-line tools for question banks.
 
-``check`` needs no database. ``import`` (through :func:`read_bank_for_import`)
+It sits above both the formats (:mod:`facilitator.questions`, which know no
+database) and the store (:mod:`facilitator.store.banks`, which uses the
+formats): neither of them imports it. ``check`` needs no database. ``import`` (through :func:`read_bank_for_import`)
 and ``export`` (a CSV bank written by :func:`write_csv`) open the app's
 database with ``create_app()``: the one of ``FACILITATOR_DATABASE_URL``, else
 the SQLite file of the instance folder (``FACILITATOR_INSTANCE``).
@@ -11,13 +13,10 @@ from pathlib import Path
 
 import click
 
-from .csv_bank import write_csv
-from .loader import load_bank, read_bank_for_import
-from .report import BankReport, ImportIssue
-from .summary import author_type_table, coverage_gaps
+from .questions import BankReport, ImportIssue, load_bank, read_bank_for_import
+from .questions.summary import author_type_table, coverage_gaps
 
-__all__ = ["questions", "check", "import_command", "export_command",
-           "read_bank_for_import", "write_csv"]
+__all__ = ["questions", "check", "import_command", "export_command"]
 
 _FORMAT_NAMES = {"csv": "CSV", "gift": "Moodle GIFT", "moodle-xml": "Moodle XML"}
 
@@ -104,8 +103,8 @@ MAX_BANK_NAME = 200
 
 def _open_database():
     """The app's database, as ``facilitator serve`` would open it."""
-    from facilitator import create_app
-    from facilitator.extensions import database
+    from . import create_app
+    from .extensions import database
     create_app()
     return database
 
@@ -145,7 +144,7 @@ def import_command(ctx: click.Context, file: str, name: str | None, skip_errors:
         click.echo(f"Nothing imported: a bank's name may have at most {MAX_BANK_NAME} characters.")
         ctx.exit(1)
 
-    from facilitator.store.banks import find_bank, save_bank
+    from .store.banks import find_bank, save_bank
     database = _open_database()
     existing = find_bank(database, bank_name)
     if existing is not None and existing["name"] != bank_name:
@@ -182,7 +181,7 @@ def export_command(ctx: click.Context, bank: str, file: str) -> None:
     The file is the format ``import`` and ``check`` read (UTF-8 with a BOM,
     so that spreadsheets show the accents right): edit it and import it back.
     """
-    from facilitator.store.banks import export_bank, find_bank, list_banks
+    from .store.banks import export_bank, find_bank, list_banks
     database = _open_database()
     found = find_bank(database, bank)
     if found is None:

@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from facilitator.extensions import database
-from facilitator.questions import load_bank, parse_bank, questions
+from facilitator.questions import load_bank, parse_bank
+from facilitator.questions_cli import questions
 from facilitator.store.banks import bank_questions, find_bank, list_banks
 
 ROOT = Path(__file__).resolve().parents[1]

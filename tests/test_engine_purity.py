@@ -1,23 +1,45 @@
-"""The rules engine is pure: it imports nothing from the web or the database."""
+"""The layers stay apart: the rules engine and the bank formats import no web or database
+library, and the formats import nothing of the store, the web or the live game (the store
+uses the formats, never the other way round: no import circle)."""
 import ast
 import pathlib
 
-ENGINE = pathlib.Path(__file__).resolve().parents[1] / "facilitator" / "engine"
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "facilitator"
+ENGINE = PACKAGE / "engine"
+QUESTIONS = PACKAGE / "questions"
 FORBIDDEN = {"flask", "flask_socketio", "socketio", "engineio", "sqlalchemy", "gevent",
-             "eventlet", "redis", "psycopg", "psycopg2"}
+             "eventlet", "redis", "psycopg", "psycopg2", "alembic"}
+#: Parts of the facilitator the bank formats may not import.
+ABOVE_THE_FORMATS = {"facilitator.store", "facilitator.web", "facilitator.live",
+                     "facilitator.extensions", "facilitator.questions_cli"}
+
+
+def imports(folder: pathlib.Path):
+    """Every module imported by the files of ``folder``: (file, line, absolute name)."""
+    for path in sorted(folder.rglob("*.py")):
+        package = "facilitator." + ".".join(path.relative_to(PACKAGE).parent.parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield path.name, node.lineno, alias.name
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    yield path.name, node.lineno, f"{base}.{node.module}" if node.module else base
+                elif node.module:
+                    yield path.name, node.lineno, node.module
 
 
 def test_engine_imports_no_web_or_database_library():
-    offenders = []
-    for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                if name.split(".")[0] in FORBIDDEN:
-                    offenders.append(f"{path.name}:{node.lineno} imports {name}")
+    offenders = [f"{file}:{line} imports {name}" for file, line, name in imports(ENGINE)
+                 if name.split(".")[0] in FORBIDDEN]
     assert not offenders, offenders
     assert len(list(ENGINE.glob("*.py"))) >= 8
+
+
+def test_bank_formats_import_no_database_and_nothing_above_them():
+    offenders = [f"{file}:{line} imports {name}" for file, line, name in imports(QUESTIONS)
+                 if name.split(".")[0] in FORBIDDEN
+                 or any(name == above or name.startswith(above + ".")
+                        for above in ABOVE_THE_FORMATS)]
+    assert not offenders, offenders

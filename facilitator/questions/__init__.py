@@ -1,8 +1,9 @@
 """Question banks: reading CSV, Moodle GIFT and Moodle XML files into questions.
 
 The readers are pure Python (standard library only): no web framework or
-database here, so the CLI, the web upload and the tests share them. Only
-the ``questions`` click group needs click, and it is imported on first use.
+database here, so the CLI, the web upload, the store and the tests share
+them. The ``facilitator questions`` commands live above this package and
+the store, in :mod:`facilitator.questions_cli`.
 
     >>> report = load_bank("questions/filosofia.csv")   # doctest: +SKIP
     >>> report.ok, len(report.questions)                 # doctest: +SKIP
@@ -26,13 +27,5 @@ __all__ = [
     "load_bank", "parse_bank", "detect_format", "read_bank_for_import",
     "read_csv", "read_gift", "read_moodle_xml", "write_csv",
     "HEADER", "COLUMN_ALIASES", "TYPE_ALIASES", "question_type",
-    "author_type_table", "coverage_gaps", "questions",
+    "author_type_table", "coverage_gaps",
 ]
-
-
-def __getattr__(name: str):
-    """Import the click group lazily, so reading a bank never needs click."""
-    if name == "questions":
-        from .commands import questions
-        return questions
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

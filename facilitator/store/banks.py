@@ -6,6 +6,8 @@ from collections import Counter
 from sqlalchemy import delete, func, select
 
 from ..engine import QUESTION_TYPES, Question
+from ..questions import load_bank, question_type, write_csv
+from ..questions.text import clean, fold, slugify
 from .database import Database
 from .models import BankQuestionRow, BankRow, GameRow
 
@@ -67,7 +69,6 @@ def ensure_sample_bank(database: Database, path: str) -> None:
         exists = session.scalars(select(BankRow.id).where(BankRow.name == SAMPLE_BANK_NAME)).first()
     if exists is not None:
         return
-    from ..questions import load_bank
     report = load_bank(path)
     if report.ok and report.questions:
         save_bank(database, SAMPLE_BANK_NAME, report.questions)
@@ -118,8 +119,6 @@ def clean_question_fields(values: dict) -> dict[str, str]:
     """The six fields of a question as typed in a form: strings, trimmed, NFC,
     one kind of line break; the type as its canonical name when it is one
     the game knows (``"V/F"`` → ``"vf"``), else as typed."""
-    from ..questions import question_type
-    from ..questions.text import clean
     fields = {name: clean(str(values.get(name) or "")) for name in QUESTION_FIELDS}
     if fields["type"]:
         fields["type"] = question_type(fields["type"]) or fields["type"]
@@ -150,7 +149,6 @@ def question_problems(fields: dict[str, str], taken_ids=frozenset()) -> dict[str
 
 def new_question_id(author: str, qtype: str, taken) -> str:
     """An id not in ``taken`` for a new question: ``kant-vf-3``."""
-    from ..questions.text import slugify
     stem = f"{slugify(author) or 'q'}-{qtype}"[:180]
     number = 1
     while f"{stem}-{number}" in taken:
@@ -211,7 +209,6 @@ def search_questions(database: Database, bank_id: int, text: str = "", author: s
     accents and spacing; ``author`` (compared the same way) and ``qtype``
     (exact) narrow the list when not empty.
     """
-    from ..questions.text import fold
     found = bank_questions(database, bank_id)
     if found is None:
         return None
@@ -312,7 +309,6 @@ def export_bank(database: Database, bank_id: int, path_or_file) -> int | None:
     """Write a bank as a CSV bank file (see :func:`facilitator.questions.write_csv`)
     that imports back unchanged; returns how many questions, or None when
     there is no bank."""
-    from ..questions import write_csv
     found = bank_questions(database, bank_id)
     if found is None:
         return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from facilitator.questions import questions
+from facilitator.questions_cli import questions
 
 GOOD = ("author,type,text,answer\n"
         "Kant,vf,Uno,Verdadero\nKant,quien,Dos,Kant\nKant,abierta,Tres,Algo\n"
