@@ -115,3 +115,21 @@ class SecretRow(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     hash: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiToken(Base):
+    """A personal API token of the GM (``Authorization: Bearer <token>``).
+
+    Only the SHA-256 of the token is kept: the token itself is shown once, when
+    it is issued. A revoked token stays listed in the table (``revoked_at``) but
+    never authenticates again.
+    """
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    label: Mapped[str] = mapped_column(String(100))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -11,15 +11,19 @@ from ..i18n import LANGUAGES, catalog, pick_language, translate
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import api, assets, banks, compression, console, projector, results, team
+    from . import (api, api_v1, assets, banks, compression, console, projector, results,
+                   rulebook, team)
+    from .auth import uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
-    for module in (console, team, projector, assets, api, banks, results):
+    for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook):
         app.register_blueprint(module.bp)
+    app.register_blueprint(api_v1.tokens_bp)
 
     @app.before_request
     def refuse_cross_site_posts():
-        # A page of another site must not make a logged-in GM's browser act.
-        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        # A page of another site must not make a logged-in GM's browser act. A request
+        # to the API with a valid bearer token is exempt: no browser sends one by itself.
+        if request.method in ("POST", "PUT", "PATCH", "DELETE") and not uses_valid_api_token():
             source = request.headers.get("Origin") or request.headers.get("Referer")
             if source and urlsplit(source).netloc != request.host:
                 abort(400, "cross-site request refused")

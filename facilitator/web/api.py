@@ -6,6 +6,7 @@ import random
 from flask import Blueprint, jsonify, request
 
 from ..engine import Refusal, deal_students, parse_settings, propose_team_sizes
+from ..engine.numbers import is_unicode
 from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,16 +42,26 @@ def check_settings():
 @gm_required
 def deal():
     """R-T5: deal a pasted class list into teams of the given sizes, at random."""
-    data = read_json() or {}
+    data = read_json()
+    data = data if isinstance(data, dict) else {}
     names, sizes = data.get("names"), data.get("sizes")
-    if (not isinstance(names, list) or not isinstance(sizes, list) or len(names) > 500
-            or not all(isinstance(n, str) and 0 < len(n) <= 100 for n in names)
+    if (not names_ok(names) or not isinstance(sizes, list)
             or not all(isinstance(s, int) and 0 < s <= 50 for s in sizes)):
         return jsonify(error="format", message="send names (text) and sizes (numbers)"), 400
     try:
         return jsonify(teams=deal_students([n.strip() for n in names], sizes, random.SystemRandom()))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)
+
+
+#: Most names a class list may hold.
+MAX_NAMES = 500
+
+
+def names_ok(names: object) -> bool:
+    """Whether ``names`` is a class list: at most 500 names, each text of 1 to 100 characters."""
+    return (isinstance(names, list) and len(names) <= MAX_NAMES
+            and all(isinstance(n, str) and 0 < len(n) <= 100 and is_unicode(n) for n in names))
 
 
 @bp.get("/games/<int:game_id>/codes")

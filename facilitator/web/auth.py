@@ -1,18 +1,83 @@
-"""The GM's session: who may open the console."""
+"""The GM's session: who may open the console, and who may use the JSON API.
+
+The console is the GM's login session (a cookie). The JSON API (``/api/...``)
+also takes a personal API token, ``Authorization: Bearer <token>``, issued and
+revoked in the console (``/console/tokens``). When a request to the API carries
+a bearer token, the token alone decides: a revoked, unknown or malformed one
+gets a 401 even if the same client also holds a GM session.
+"""
 from __future__ import annotations
 
 from functools import wraps
 
-from flask import jsonify, redirect, request, session, url_for
+from flask import g, jsonify, redirect, request, session, url_for
+
+#: Paths where a bearer token is accepted (and exempts POSTs from the cross-site check).
+API_PREFIX = "/api/"
+#: The versioned API answers errors as ``{"error", "message"}`` with ``error`` "unauthorized".
+API_V1_PREFIX = "/api/v1/"
+
+_UNCHECKED = object()
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if the request has one
+    ("" when the header names the Bearer scheme without a usable token)."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip()
+
+
+def api_token() -> dict | None:
+    """The valid API token this request to the API authenticates with, else None.
+
+    Checked once per request (the check notes when the token was last used).
+    """
+    found = g.get("_api_token", _UNCHECKED)
+    if found is _UNCHECKED:
+        found = None
+        token = bearer_token()
+        if token and request.path.startswith(API_PREFIX):
+            from ..extensions import database
+            from ..store.tokens import check_token
+            found = check_token(database, token)
+        g._api_token = found
+    return found
+
+
+def uses_valid_api_token() -> bool:
+    """Whether this request is authenticated by a valid bearer token (API paths only).
+
+    Such a request is exempt from the cross-site POST check: a browser never
+    sends a bearer token by itself, so a page of another site cannot forge one.
+    """
+    return api_token() is not None
+
+
+def _unauthorized(message: str):
+    if request.path.startswith(API_V1_PREFIX):
+        response = jsonify(error="unauthorized", message=message)
+        response.headers["WWW-Authenticate"] = 'Bearer realm="facilitator"'
+        return response, 401
+    return jsonify(ok=False, error="auth", message=message), 401
 
 
 def gm_required(view):
-    """Send a visitor who is not logged in as GM to the login page (or a 401 for JSON)."""
+    """Let in the GM: the console session, or on the API a valid bearer token.
+
+    A visitor who is neither is sent to the login page (or gets a 401 for JSON).
+    """
     @wraps(view)
     def wrapped(*args, **kwargs):
+        if request.path.startswith(API_PREFIX) and bearer_token() is not None:
+            if api_token() is None:
+                return _unauthorized("the API token is not valid: it is unknown or revoked")
+            return view(*args, **kwargs)
         if not session.get("gm"):
-            if request.is_json or request.path.startswith("/api/"):
-                return jsonify(ok=False, error="auth", message="log in to the GM console"), 401
+            if request.is_json or request.path.startswith(API_PREFIX):
+                return _unauthorized("log in to the GM console or send an API token")
             return redirect(url_for("console.login", next=request.path))
         return view(*args, **kwargs)
     return wrapped

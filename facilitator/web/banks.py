@@ -19,7 +19,9 @@ URLs (prefix ``/console/banks``)::
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
@@ -29,7 +31,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..engine import QUESTION_TYPES, Question
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import parse_bank
+from ..questions import BankReport, parse_bank
 from ..questions.text import same_text_key, slugify
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
                            add_question, add_questions, bank_info, bank_questions, bank_tables,
@@ -83,7 +85,8 @@ def refuse_cross_site_posts():
 
 # -- the list of banks, and imports --------------------------------------------------
 
-def _banks_listing() -> list[dict]:
+def banks_listing() -> list[dict]:
+    """Every bank with its questions per author and type (``table``) and the pairs with few."""
     tables = bank_tables(database)
     banks = []
     for bank in list_banks(database):
@@ -99,7 +102,7 @@ def _banks_listing() -> list[dict]:
 def index():
     """Every bank: its questions per author and type; the import form."""
     done = DONE_MESSAGES.get(request.args.get("done", ""))
-    return render_template("banks/index.html", banks=_banks_listing(), types=QUESTION_TYPES,
+    return render_template("banks/index.html", banks=banks_listing(), types=QUESTION_TYPES,
                            minimum=FEW_QUESTIONS, done=done,
                            done_name=request.args.get("name", ""),
                            form={"target": request.args.get("target", "new")})
@@ -133,24 +136,57 @@ def import_file():
         return _import_refused(blank, "banks.import.too_large", status=413)
     if upload is None or not upload.filename:
         return _import_refused(form, "banks.import.no_file")
-    filename = Path(upload.filename.replace("\\", "/")).name or "bank"
+    filename = upload_filename(upload.filename)
     data = upload.read()
+    outcome = import_bank(lambda: parse_bank(data, filename, skip_errors=True), filename, form)
+    return _import_page(form, outcome.result, outcome.problem, outcome.status, **outcome.params)
 
+
+def upload_filename(name: str) -> str:
+    """The name of an uploaded file without any folder (``C:\\x\\banco.csv`` → ``banco.csv``)."""
+    return Path(name.replace("\\", "/")).name or "bank"
+
+
+def default_bank_name(filename: str) -> str:
+    """The name a bank imported from ``filename`` gets when none is given: the file's stem."""
+    return Path(filename).stem.strip() or filename
+
+
+@dataclass
+class ImportOutcome:
+    """What an import did: ``result`` as the import page shows it (None when
+    nothing was read), ``problem`` the message key of why nothing was imported
+    (None when it was), with its ``params``, and the page's HTTP ``status``."""
+
+    result: dict | None
+    problem: str | None
+    status: int
+    params: dict = field(default_factory=dict)
+    report: BankReport | None = None
+
+
+def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> ImportOutcome:
+    """Import the questions ``read()`` returns (read keeping the good ones) as the
+    import form ``form`` says: ``{"target": "new" or a bank id, "name", "mode": "add"
+    or "replace", "skip_errors"}``. ``form["name"]`` is filled in when left empty.
+
+    Shared by the import page and the JSON API (``/api/v1/banks``).
+    """
     target_bank = None
     if form["target"] != "new":
         target_bank = bank_info(database, int(form["target"])) if form["target"].isdigit() else None
         if target_bank is None:
-            return _import_refused(form, "banks.import.no_bank")
+            return ImportOutcome(None, "banks.import.no_bank", 400)
     else:
-        form["name"] = form["name"] or Path(filename).stem.strip() or filename
+        form["name"] = form["name"] or default_bank_name(filename)
         if len(form["name"]) > MAX_NAME:
-            return _import_refused(form, "banks.import.name_too_long", max=MAX_NAME)
+            return ImportOutcome(None, "banks.import.name_too_long", 400, {"max": MAX_NAME})
         if any(bank["name"] == form["name"] for bank in list_banks(database)):
-            return _import_refused(form, "banks.import.name_taken", name=form["name"])
+            return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
 
     # Read keeping the good questions, then decide: what the teacher sees is
     # every problem at once, not only the first file's worth.
-    report = parse_bank(data, filename, skip_errors=True)
+    report = read()
     conflicts = []
     if target_bank is not None and form["mode"] == "add":
         conflicts = _conflicts_with_bank(report, target_bank["id"])
@@ -162,26 +198,26 @@ def import_file():
               "table": coverage(report.questions) if report.questions else {}}
 
     if errors and not form["skip_errors"]:
-        return _import_page(form, result, "banks.import.refused_errors", 400)
+        return ImportOutcome(result, "banks.import.refused_errors", 400, report=report)
     if not report.questions:
-        return _import_page(form, result, "banks.import.refused_empty", 400)
+        return ImportOutcome(result, "banks.import.refused_empty", 400, report=report)
 
     if target_bank is None:
         try:
             bank_id = save_bank(database, form["name"], report.questions)
         except ValueError:
-            return _import_refused(form, "banks.import.name_taken", name=form["name"])
+            return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
     elif form["mode"] == "replace":
         bank_id = save_bank(database, target_bank["name"], report.questions, replace=True)
     else:
         try:
             add_questions(database, target_bank["id"], report.questions)
         except QuestionIdTaken as taken:   # the bank changed since the check: say so
-            return _import_refused(form, "banks.import.id_taken_now", id=taken.qid)
+            return ImportOutcome(None, "banks.import.id_taken_now", 400, {"id": taken.qid})
         bank_id = target_bank["id"]
     result["imported"] = len(report.questions)
     result["bank"] = bank_info(database, bank_id)
-    return _import_page(form, result, None, 200)
+    return ImportOutcome(result, None, 200, report=report)
 
 
 def _conflicts_with_bank(report, bank_id: int) -> list[dict]:
@@ -351,10 +387,15 @@ def remove_question(bank_id: int):
 @gm_required
 def export(bank_id: int):
     """The bank as a CSV bank file (UTF-8 with BOM), which imports back unchanged."""
-    info = _bank_or_404(bank_id)
+    return export_response(_bank_or_404(bank_id))
+
+
+def export_response(info: dict) -> Response:
+    """The download of bank ``info`` (see :func:`bank_info`) as a CSV bank file;
+    shared by the page and the JSON API, so both give the same bytes."""
     buffer = io.BytesIO()
-    export_bank(database, bank_id, buffer)
-    filename = (slugify(info["name"]) or f"banco-{bank_id}") + ".csv"
+    export_bank(database, info["id"], buffer)
+    filename = (slugify(info["name"]) or f"banco-{info['id']}") + ".csv"
     return Response(buffer.getvalue(), mimetype="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

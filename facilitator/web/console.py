@@ -52,25 +52,44 @@ def logout():
 @gm_required
 def games():
     """Past games and the set-up form of a new one."""
-    rows = store.list_games()
-    listed = [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
-               "over": r.over, "winner": r.winner, "teams": [t["name"] for t in r.settings["teams"]],
-               "url": url_for("console.game", game_id=r.id)} for r in rows]
     defaults = {"rounds": DEFAULT_ROUNDS, "deliberation_seconds": DEFAULT_DELIBERATION_SECONDS,
                 "special_cards": DEFAULT_SPECIAL_CARDS, "bank_special_cards": DEFAULT_BANK_SPECIAL_CARDS,
                 "exchange_cost": DEFAULT_EXCHANGE_COST, "points": DEFAULT_POINTS,
                 "max_members": DEFAULT_MAX_MEMBERS}
-    return render_template("console/games.html", games=listed, banks=list_banks(database),
+    return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
                            defaults=defaults)
+
+
+def games_listing() -> list[dict]:
+    """Every game, newest first, as the console lists them: id, name, created_at,
+    over, winner, team names and the console's address of the game."""
+    return [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
+             "over": r.over, "winner": r.winner, "teams": [t["name"] for t in r.settings["teams"]],
+             "url": url_for("console.game", game_id=r.id)} for r in store.list_games()]
 
 
 @bp.post("/games")
 @gm_required
 def create_game():
     """Create a game from the set-up form (JSON); answers where to go or what is wrong."""
-    data = read_json()
+    try:
+        game_id = create_game_from_setup(read_json())
+    except Refusal as refusal:
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
+    return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+def create_game_from_setup(data: object) -> int:
+    """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
+    "roster"}``; returns its id.
+
+    Without ``bank_id`` the first bank is used. The settings are checked by the
+    engine. Raises a Refusal: ``format`` for a malformed form (no such bank, a
+    name that is not text...), else the rule the settings break (R-T1...).
+    Shared by the console's set-up form and the JSON API (``POST /api/v1/games``).
+    """
     if not isinstance(data, dict):
-        return jsonify(ok=False, error="format", message="send the game as JSON"), 400
+        raise Refusal("format", "send the game as JSON")
     bank_id = data.get("bank_id")
     banks = list_banks(database)
     if bank_id is None and banks:
@@ -79,18 +98,14 @@ def create_game():
     bank = (bank_questions(database, int(bank_id))
             if bank_id.isdecimal() and bank_id.isascii() and len(bank_id) < 10 else None)
     if bank is None:
-        return jsonify(ok=False, error="format", message="choose a question bank"), 400
+        raise Refusal("format", "choose a question bank")
     name = data.get("name") if isinstance(data.get("name"), str) else ""
     if not is_unicode(name):
-        return jsonify(ok=False, error="format", message="the class name is not valid text"), 400
+        raise Refusal("format", "the class name is not valid text")
     settings = data.get("settings")
     if isinstance(settings, dict) and isinstance(data.get("roster"), list):
         settings = {**settings, "roster": data["roster"]}
-    try:
-        game_id = store.create_game(name or "Partida", settings, bank[1], bank_name=bank[0])
-    except Refusal as refusal:
-        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
-    return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+    return store.create_game(name or "Partida", settings, bank[1], bank_name=bank[0])
 
 
 @bp.route("/<int:game_id>")
