@@ -11,10 +11,11 @@ from ..i18n import LANGUAGES, catalog, pick_language, translate
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import (api, api_v1, assets, banks, compression, console, projector, results,
-                   rulebook, team)
+    from . import (api, api_v1, assets, banks, compression, console, projector, ratelimit,
+                   results, rulebook, team)
     from .auth import uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
+    ratelimit.init_app(app)
     for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook):
         app.register_blueprint(module.bp)
     app.register_blueprint(api_v1.tokens_bp)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template,
-                   request, session, url_for)
+from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect,
+                   render_template, request, session, url_for)
 
 from ..engine import Refusal
 from ..engine.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_SECONDS,
@@ -16,20 +16,23 @@ from ..store.credentials import check_gm
 from ..engine.numbers import is_unicode
 from .auth import gm_required, read_json
 from .links import public_base, team_links
-from .ratelimit import limiter
+from .ratelimit import limiter, login_attempts
 
 bp = Blueprint("console", __name__, url_prefix="/console")
-LOGINS_PER_MINUTE = 10
+
+
+def _too_many_logins(_limit):
+    return make_response(render_template("console/login.html", error="login.too_many"), 429)
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(login_attempts, methods=["POST"], deduct_when=lambda r: r.status_code == 401,
+               on_breach=_too_many_logins)
 def login():
-    """The console password form."""
+    """The console password form; only wrong passwords count towards the login limit."""
     error = None
     if request.method == "POST":
-        if not limiter("login", LOGINS_PER_MINUTE).allow(request.remote_addr or "?"):
-            error = "login.too_many"
-        elif check_gm(database, request.form.get("secret", ""), current_app.config["GM_PASSWORD"]):
+        if check_gm(database, request.form.get("secret", ""), current_app.config["GM_PASSWORD"]):
             session.clear()
             session["gm"] = True
             session.permanent = True

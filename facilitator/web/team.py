@@ -6,17 +6,26 @@ from flask import (Blueprint, current_app, make_response, redirect, render_templ
 
 from ..extensions import store
 from ..live.audience import issue_device_token, read_device_token
-from .ratelimit import limiter
+from .ratelimit import join_attempts, limiter
 
 bp = Blueprint("team", __name__)
 TOKEN_COOKIE = "team_token"
 
 
+def _too_many_attempts(_limit):
+    return make_response(render_template("team/join.html", error="join.too_many"), 429)
+
+
+def _join_limit(method: str):
+    # One allowance (scope "join") for typing a code and scanning one; only unknown
+    # codes (404) use it up.
+    return limiter.shared_limit(join_attempts, scope="join", methods=[method],
+                                deduct_when=lambda response: response.status_code == 404,
+                                on_breach=_too_many_attempts)
+
+
 def _join(code: str):
     """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
-    if not limiter("join", current_app.config["JOIN_ATTEMPTS_PER_MINUTE"]).allow(
-            request.remote_addr or "?"):
-        return render_template("team/join.html", error="join.too_many"), 429
     found = store.find_join_code(code)
     if found is None:
         return render_template("team/join.html", error="join.unknown"), 404
@@ -27,6 +36,7 @@ def _join(code: str):
 
 
 @bp.route("/join", methods=["GET", "POST"])
+@_join_limit("POST")
 def join():
     """The form where a team types its code."""
     if request.method == "POST":
@@ -35,6 +45,7 @@ def join():
 
 
 @bp.route("/j/<code>")
+@_join_limit("GET")
 def join_code(code: str):
     """The address a QR code encodes: joins and goes to the team page."""
     return _join(code)
