@@ -174,3 +174,17 @@ def test_serve_upgrades_an_old_database_at_start_and_says_so(tmp_path):
         server.terminate()
         server.wait(timeout=10)
         server.stdout.close()
+
+
+def test_a_deleted_newest_games_id_is_never_given_again(empty_database, tmp_path, connect):
+    """R-G4 and issue 12: a deleted game's devices must never find a new game under its id."""
+    make_release_database(empty_database)          # upgraded: the games table is rebuilt
+    database = connect(empty_database)
+    store = GameStore(database)
+    settings = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
+    first = store.create_game("Martes", settings, [])
+    assert store.delete_game(first)
+    second = store.create_game("Miércoles", settings, [])
+    assert second > first
+    assert store.row(second).public_id != store.row(1).public_id
+    assert len({r.public_id for r in store.list_games()}) == len(store.list_games())

@@ -6,6 +6,7 @@ of the actions, so what is stored can always be replayed to the same screen.
 """
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
@@ -17,6 +18,11 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+def new_public_id() -> str:
+    """A random public identity for a game (128 bits, URL-safe)."""
+    return secrets.token_hex(16)
+
+
 class Base(DeclarativeBase):
     """The declarative base of every table."""
 
@@ -25,8 +31,14 @@ class GameRow(Base):
     """One game: its record's settings and questions, and its live extras (timer)."""
 
     __tablename__ = "games"
+    # AUTOINCREMENT: SQLite would otherwise give a deleted newest game's id to the next one.
+    # (A revision that rebuilds this table on SQLite must pass it again: see 0003.)
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    #: The game's identity outside the GM's pages (device tokens, addresses): random,
+    #: never reused, not guessable from another game's.
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     settings: Mapped[dict] = mapped_column(JSON)
@@ -39,6 +51,10 @@ class GameRow(Base):
     timer_deadline: Mapped[float | None] = mapped_column(default=None, index=True)
     exchange_requests: Mapped[list] = mapped_column(JSON, default=list)
     bank_name: Mapped[str | None] = mapped_column(String(200), default=None)
+    #: When the game ended (R-O5, R-G3): its devices' tokens expire a grace period later.
+    ended_at: Mapped[datetime | None] = mapped_column(default=None)
+    #: Device ids the GM removed from the game: their tokens are refused.
+    removed_devices: Mapped[list] = mapped_column(JSON, default=list)
 
     actions: Mapped[list["ActionRow"]] = relationship(
         back_populates="game", order_by="ActionRow.seq", cascade="all, delete-orphan")
@@ -59,6 +75,8 @@ class ActionRow(Base):
     action: Mapped[dict] = mapped_column(JSON)
     client_id: Mapped[str | None] = mapped_column(String(64), default=None)
     sent_by: Mapped[str] = mapped_column(String(20), default="gm")   # "gm" or "team:3"
+    #: The live timer as it was just before this action (R-G1: an undo puts it back).
+    timer_before: Mapped[dict | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[GameRow] = relationship(back_populates="actions")
@@ -133,3 +151,20 @@ class ApiToken(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(default=None)
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class ConsoleSession(Base):
+    """A GM's console session: the browser's cookie names it, the server can end it.
+
+    Only the SHA-256 of the session's secret is kept. Logging out ends it
+    (``ended_at``), "log out every console" ends them all, and it ends by
+    itself at ``expires_at`` (a lecture day by default).
+    """
+
+    __tablename__ = "console_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -113,19 +113,46 @@ def upgrade(engine: Engine, backup: bool = True) -> SchemaChange | None:
     copy = None
     if backup and seen is not None and engine.dialect.name == "sqlite":
         copy = backup_sqlite(engine, f"before-{head}")
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
-        stamped = MigrationContext.configure(connection).get_current_revision()
-        if stamped == head:                          # another process has done it meanwhile
-            return None
-        before = current_revision(connection)
-        _refuse_unknown(before)
-        config = alembic_config(connection)
-        if before == FIRST_RELEASE and stamped is None:     # made by 0.1.0, before Alembic
-            command.stamp(config, FIRST_RELEASE)
-        command.upgrade(config, "head")
-    return SchemaChange(before, head, copy)
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Revisions may rebuild a table (SQLite cannot alter most things in place);
+            # with foreign keys on, dropping the old table would cascade into the rows
+            # that refer to it. SQLite's procedure: keys off, rebuild, check, keys on
+            # (outside the transaction, where the pragma has an effect).
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                before = _upgrade_in(connection, head)
+        finally:
+            if sqlite:
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
+    return None if before is _NOTHING else SchemaChange(before, head, copy)
+
+
+_NOTHING = object()
+
+
+def _upgrade_in(connection: Connection, head: str):
+    """Run the missing revisions in ``connection``'s transaction; the revision it was at,
+    or ``_NOTHING`` when another process upgraded it meanwhile."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
+    stamped = MigrationContext.configure(connection).get_current_revision()
+    if stamped == head:
+        return _NOTHING
+    before = current_revision(connection)
+    _refuse_unknown(before)
+    config = alembic_config(connection)
+    if before == FIRST_RELEASE and stamped is None:     # made by 0.1.0, before Alembic
+        command.stamp(config, FIRST_RELEASE)
+    command.upgrade(config, "head")
+    if connection.dialect.name == "sqlite":
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise SchemaError(f"the upgrade would break {len(broken)} references between "
+                              "tables; nothing was changed")
+    return before
 
 
 def _refuse_unknown(revision: str | None) -> None:
