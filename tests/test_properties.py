@@ -31,15 +31,6 @@ from facilitator.engine import new_game as game_from_record
 from facilitator.engine import resolution
 
 
-# Hypothesis warns when the global ``random`` module changes while it draws data.
-# Our strategies never use it, but the Socket.IO clients of the live tests, earlier in
-# the same process, draw reconnection jitter from it in their own threads: that is
-# not a property of these tests, so that one warning is not an error here.
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Do not use the `random` module inside strategies"
-    ":hypothesis.errors.HypothesisDeprecationWarning")
-
-
 try:  # the helpers live beside this file; importable as a package or from tests/
     from tests.engine_play import (concrete_actions, expand, legal_allows, make_questions, new_game,
                                    play_full_default_game, play_random_game, random_action,

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import requests
@@ -93,19 +94,82 @@ class Server:
         return data["game_id"]
 
 
+#: Every Socket.IO client these tests made, while it exists: the guard of ``conftest.py``
+#: names and stops any that still runs threads when its test module has ended.
+CLIENTS: "weakref.WeakSet[socketio.Client]" = weakref.WeakSet()
+
+
+def socketio_client(reconnection: bool = False, **options) -> socketio.Client:
+    """A python-socketio client of these tests (kept in ``CLIENTS``).
+
+    It reconnects only when asked to: a reconnecting client runs a thread that
+    draws its delays from the global ``random`` module, and one that outlives
+    its test (its server gone) goes on doing so for the rest of the run.
+    """
+    sio = socketio.Client(reconnection=reconnection, reconnection_delay=0.2,
+                          reconnection_delay_max=1, **options)
+    CLIENTS.add(sio)
+    return sio
+
+
+def client_threads(sio: socketio.Client) -> list[threading.Thread]:
+    """The threads a python-socketio client runs now: reading, writing, reconnecting."""
+    eio = sio.eio
+    tasks = (eio.read_loop_task, eio.write_loop_task, sio._reconnect_task)
+    return [t for t in tasks if isinstance(t, threading.Thread) and t.is_alive()]
+
+
+def stop_client(sio: socketio.Client, websockets=(), timeout: float = 10) -> None:
+    """Disconnect a python-socketio client for good and wait until its threads end.
+
+    ``sio.shutdown()`` alone is not enough: it does nothing to a client whose
+    connection is dropping just then (the server stopped, a proxy cut it), which
+    starts reconnecting a moment later; and a reconnection attempt that succeeds
+    as it is aborted leaves the client connected. So reconnection is switched off
+    first, any connection left is then closed, the WebSockets python-engineio gave
+    up on without closing them (``websockets``) are shut down, and every thread
+    of the client is joined.
+    """
+    sio.reconnection = False            # a connection dropping from now on stays down
+    eio = sio.eio
+    sockets = [getattr(eio, "ws", None), *websockets]
+    threads = client_threads(sio)
+    try:
+        sio.shutdown()                  # disconnects, or aborts (and joins) the reconnection
+        if sio.connected or eio.state != "disconnected":
+            threads += client_threads(sio)
+            sio.disconnect()            # a reconnection that succeeded as it was aborted
+    except Exception:                   # noqa: BLE001 - a client of a dead server may fail to say bye
+        pass
+    for ws in [*sockets, getattr(eio, "ws", None)]:
+        if ws is not None:
+            try:
+                ws.shutdown()
+            except Exception:           # noqa: BLE001 - already closed
+                pass
+    deadline = time.monotonic() + timeout
+    for thread in {*threads, *client_threads(sio)}:
+        if thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
 class Client:
-    """A real Socket.IO client that keeps every ``state`` message it receives."""
+    """A real Socket.IO client that keeps every ``state`` message it receives.
+
+    It does not reconnect unless ``reconnection=True`` (tests of reconnection
+    only); ``close()`` stops it and its threads.
+    """
 
     def __init__(self, server: Server, auth: dict, cookies: str | None = None,
-                 transports=("websocket",)):
+                 transports=("websocket",), reconnection: bool = False, **options):
         self.server = server
         self.states: list[dict] = []
         self.raw: list[str] = []
         self.changed = threading.Condition()
-        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2,
-                                   reconnection_delay_max=1)
+        self.sio = socketio_client(reconnection, **options)
         self.sio.on("state", self._on_state)
         self.auth, self.cookies, self.transports = auth, cookies, list(transports)
+        self.websockets: list = []
 
     def _on_state(self, message):
         import json
@@ -117,9 +181,13 @@ class Client:
     def connect(self) -> "Client":
         """Connect and wait for the first state."""
         headers = {"Cookie": self.cookies} if self.cookies else {}
-        self.sio.connect(self.server.url, auth=self.auth, headers=headers,
-                         transports=self.transports, wait_timeout=10)
-        self.wait_for(lambda s: True)
+        try:
+            self.sio.connect(self.server.url, auth=self.auth, headers=headers,
+                             transports=self.transports, wait_timeout=10)
+            self.wait_for(lambda s: True)
+        except BaseException:
+            self.close()                # the caller never gets this client to close it
+            raise
         return self
 
     @property
@@ -159,6 +227,7 @@ class Client:
         return self.sio.call(event, payload, timeout=15)
 
     def close(self) -> None:
-        """Disconnect, and stop any reconnection attempts: a client left reconnecting in
-        the background would outlive its test (and stir the global random module)."""
-        self.sio.shutdown()
+        """Disconnect, stop any reconnection attempt, and wait until the client's threads end:
+        a client left reconnecting in the background would outlive its test (and stir the
+        global random module from its thread)."""
+        stop_client(self.sio, self.websockets)

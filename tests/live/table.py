@@ -12,20 +12,31 @@ SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)
 class Table:
     """One game with its GM console, four team devices and a projector, all connected."""
 
-    def __init__(self, server: Server, settings: dict = SETTINGS):
+    def __init__(self, server: Server, settings: dict = SETTINGS, reconnection: bool = False):
+        """``reconnection``: the clients reconnect by themselves (for tests that restart
+        the server); otherwise a dropped connection stays down."""
         self.server = server
         self.http = server.gm_session()
         self.game_id = server.create_game(self.http, settings)
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        self.gm = Client(server, {"role": "gm", "game": self.game_id}, cookies=cookie).connect()
+        self.gm = self.projector = None
         self.tokens = {}
         self.teams = {}
-        for team_link in self.join_codes():
-            token = self.join(team_link)
-            self.tokens[team_link["team"]] = token
-            self.teams[team_link["team"]] = Client(server, {"role": "team", "token": token}).connect()
-        watch = self.watch_code()
-        self.projector = Client(server, {"role": "projector", "watch": watch}).connect()
+        try:
+            self.gm = Client(server, {"role": "gm", "game": self.game_id}, cookies=cookie,
+                             reconnection=reconnection).connect()
+            for team_link in self.join_codes():
+                token = self.join(team_link)
+                self.tokens[team_link["team"]] = token
+                self.teams[team_link["team"]] = Client(
+                    server, {"role": "team", "token": token},
+                    reconnection=reconnection).connect()
+            watch = self.watch_code()
+            self.projector = Client(server, {"role": "projector", "watch": watch},
+                                    reconnection=reconnection).connect()
+        except BaseException:
+            self.close()                # no fixture or ``finally`` gets a half-made table
+            raise
 
     def join_codes(self) -> list[dict]:
         from facilitator.extensions import store  # noqa: F401  (only for the type of rows)
@@ -59,13 +70,16 @@ class Table:
         return seq
 
     def close(self):
-        # A WebSocket client takes ~3 s to close; close them all at once.
+        """Stop every client and its threads (see ``server.stop_client``). A WebSocket client
+        takes ~3 s to close: close them all at once."""
         import threading
-        threads = [threading.Thread(target=c.close) for c in self.everyone]
+        clients = [c for c in (self.gm, *self.teams.values(), self.projector) if c is not None]
+        threads = [threading.Thread(target=c.close) for c in clients]
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(10)
+            thread.join(15)
+        self.http.close()
 
 
 def tablet_session(number: int) -> requests.Session:

@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import socket
 import threading
+import weakref
 
 LOOPBACK = "127.0.0.1"
+
+#: Every proxy while it exists: the guard of the live tests' ``conftest.py`` names and
+#: closes any whose threads still run when its test module has ended.
+PROXIES: "weakref.WeakSet[TcpProxy]" = weakref.WeakSet()
 
 
 class TcpProxy:
@@ -45,8 +50,10 @@ class TcpProxy:
         self.websockets_refused = 0
         self.accepted = 0                        # connections passed on
         self.refused = 0                         # connections closed on arrival
+        self._pumps: list[threading.Thread] = []
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
         self._thread.start()
+        PROXIES.add(self)
 
     # -- the hand on the cable ------------------------------------------------------
 
@@ -84,12 +91,20 @@ class TcpProxy:
         with self._lock:
             return len(self._pairs)
 
+    @property
+    def threads(self) -> list[threading.Thread]:
+        """The proxy's threads still running: its accept loop and its pumps."""
+        with self._lock:
+            return [t for t in (self._thread, *self._pumps) if t.is_alive()]
+
     def close(self) -> None:
-        """Stop listening and cut everything."""
+        """Stop listening, cut everything, and wait until the proxy's threads end."""
         self._closed = True
         _close(self._listener)
+        self._thread.join(5)            # no connection is accepted after this
         self.cut()
-        self._thread.join(5)
+        for thread in self.threads:
+            thread.join(5)
 
     def __enter__(self) -> "TcpProxy":
         return self
@@ -125,8 +140,11 @@ class TcpProxy:
                 self._pairs.append(pair)
             self.accepted += 1
             for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(pair, source, sink),
-                                 name="tcp-proxy-pump", daemon=True).start()
+                pump = threading.Thread(target=self._pump, args=(pair, source, sink),
+                                        name="tcp-proxy-pump", daemon=True)
+                with self._lock:
+                    self._pumps = [t for t in self._pumps if t.is_alive()] + [pump]
+                pump.start()
 
     def _pump(self, pair, source: socket.socket, sink: socket.socket) -> None:
         try:

@@ -45,7 +45,11 @@ def test_every_screen_gets_the_same_deadline_and_zero_locks_the_writing(server):
 
 def test_a_restart_mid_turn_brings_every_screen_back_timer_included(tmp_path):
     server = Server(tmp_path).start()
-    table = Table(server, {**SHORT, "deliberation_seconds": 120})
+    try:
+        table = Table(server, {**SHORT, "deliberation_seconds": 120}, reconnection=True)
+    except BaseException:
+        server.stop()
+        raise
     try:
         seq = to_deliberation(table)
         assert table.teams[2].act(act("write", team=2, text="Kant, seguro"))["ok"]

@@ -46,17 +46,23 @@ class Game:
         codes = http.get(f"{server.url}/api/games/{self.game_id}/codes", timeout=10).json()
         self.token = join_token(server.url, next(t["code"] for t in codes["teams"]
                                                  if t["team"] == 2))
-        self.gm = LiveClient(server.url, {"role": "gm", "game": self.game_id},
-                             cookies=cookie_header(http)).connect()
-        self.proxy = TcpProxy(server.port)
-        self.tablet = LiveClient(self.proxy.url, {"role": "team", "token": self.token},
-                                 reconnection=True).connect()
-        self.gm_act(act("declare", mode="simple", target=2))
-        choose = next(d for d in self.gm.last["legal"] if d["do"] == "choose")
-        pair = choose["options"]["choices"][0]
-        self.gm_act(act("choose", author=pair["author"], type=pair["type"]))
-        self.gm_act(act("question", id=self.gm.last["candidates"][0]["id"]))
-        self.gm.wait_for(lambda s: s["devices"].get("2") == 1)
+        self.gm = self.tablet = self.proxy = None
+        try:
+            self.gm = LiveClient(server.url, {"role": "gm", "game": self.game_id},
+                                 cookies=cookie_header(http)).connect()
+            self.proxy = TcpProxy(server.port)
+            # The only client of the live tests that reconnects by itself, as the page does.
+            self.tablet = LiveClient(self.proxy.url, {"role": "team", "token": self.token},
+                                     reconnection=True).connect()
+            self.gm_act(act("declare", mode="simple", target=2))
+            choose = next(d for d in self.gm.last["legal"] if d["do"] == "choose")
+            pair = choose["options"]["choices"][0]
+            self.gm_act(act("choose", author=pair["author"], type=pair["type"]))
+            self.gm_act(act("question", id=self.gm.last["candidates"][0]["id"]))
+            self.gm.wait_for(lambda s: s["devices"].get("2") == 1)
+        except BaseException:
+            self.close()                # no fixture or ``finally`` gets a half-made game
+            raise
 
     def gm_act(self, action) -> int:
         ack = self.gm.act(action)
@@ -71,7 +77,8 @@ class Game:
 
     def close(self):
         quick_close(self.tablet, self.gm)
-        self.proxy.close()
+        if self.proxy is not None:
+            self.proxy.close()
 
 
 @pytest.fixture

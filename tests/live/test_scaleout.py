@@ -71,6 +71,7 @@ def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_serv
         a.kill()
         moved = [Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect(),
                  Client(b, {"role": "team", "token": tokens[2]}).connect()]
+        everyone += moved
         for client in moved:
             assert client.last["seq"] == last
             assert client.last["view"]["teams"][0]["score"] == 2
