@@ -28,9 +28,10 @@ class Game:
         self.questions: dict[str, Question] = {q.id: q for q in questions}
         self.state: GameState = initial_state(settings, self.questions)
         self.log: list[a.Action] = []
-        # Each applied action with the events it caused; undone ones wait for a redo.
-        self._done: list[tuple[a.Action, list[Event]]] = []
-        self._undone: list[tuple[a.Action, list[Event]]] = []
+        # Each applied action with the events it caused and its place in the log (its seq);
+        # undone ones wait for a redo, with the seq of the undo that took them back.
+        self._done: list[tuple[a.Action, list[Event], int]] = []
+        self._undone: list[tuple[a.Action, list[Event], int, int]] = []
 
     @property
     def seq(self) -> int:
@@ -71,23 +72,23 @@ class Game:
             if not self._done:
                 raise refuse("R-G1", "there is nothing to undo")
             undone = self._done.pop()
-            self._undone.append(undone)
-            self._rebuild()
             self.log.append(action)
+            self._undone.append((*undone, self.seq))
+            self._rebuild()
             return undone[1]
         if isinstance(action, a.Redo):
             if not self._undone:
                 raise refuse("R-G1", "there is nothing to redo")
             redone = self._undone.pop()
             self._apply(redone[1])
-            self._done.append(redone)
+            self._done.append(redone[:3])
             self.log.append(action)
             return redone[1]
         events = decide(self.state, action)
         self._apply(events)
-        self._done.append((action, events))
-        self._undone.clear()
         self.log.append(action)
+        self._done.append((action, events, self.seq))
+        self._undone.clear()
         return events
 
     def _apply(self, events: list[Event]) -> None:
@@ -98,7 +99,7 @@ class Game:
     def _rebuild(self) -> None:
         # Undo is exact because the state is only ever the fold of its events.
         self.state = initial_state(self.settings, self.questions)
-        for _, events in self._done:
+        for _, events, _seq in self._done:
             self._apply(events)
 
     def legal_actions(self) -> list[LegalAction]:
@@ -111,8 +112,20 @@ class Game:
 
     def effective_actions(self) -> list[a.Action]:
         """The actions that made the current state: the log without undo, redo and what was undone."""
-        return [action for action, _ in self._done]
+        return [entry[0] for entry in self._done]
 
     def last_action(self) -> a.Action | None:
         """The last applied action (not undone), if any."""
         return self._done[-1][0] if self._done else None
+
+    def undo_target(self) -> int | None:
+        """The seq (1-based place in ``log``) of the action an ``undo`` would take back."""
+        return self._done[-1][2] if self._done else None
+
+    def redo_target(self) -> int | None:
+        """The seq of the ``undo`` whose effect a ``redo`` would reverse.
+
+        The live game uses these two to put the screens back as they were just
+        before the undone action, or just before that undo (R-G1).
+        """
+        return self._undone[-1][3] if self._undone else None

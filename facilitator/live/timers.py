@@ -85,3 +85,31 @@ def operate(timer: dict, game: Game, op: str, now: float, seconds: int = 30) -> 
 def deadline_of(timer: dict) -> float | None:
     """The epoch second at which the timer runs out, if it is running."""
     return timer.get("deadline") if timer.get("state") == RUNNING else None
+
+
+#: A timer put back by an undo with less time left than this is put back paused at 0:00:
+#: running, it would run out at once and lock the writing again behind the GM's back.
+NEARLY_UP = 0.5
+
+
+def as_seen(timer: dict, game: Game, now: float) -> dict:
+    """The timer as the screens show it now, in relative terms (time left, not a
+    deadline): what is kept with each action, so an undo can put it back (R-G1)."""
+    timer = current(timer, game)
+    seen = {"state": timer["state"], "seconds": timer["seconds"], "turn": timer["turn"]}
+    if timer["state"] == RUNNING:
+        seen["remaining"] = max(0.0, timer["deadline"] - now)
+    elif timer["state"] == PAUSED:
+        seen["remaining"] = timer.get("remaining", 0.0)
+    return seen
+
+
+def put_back(seen: dict, now: float) -> dict:
+    """The stored timer that shows again what ``seen`` (from :func:`as_seen`) showed:
+    a running clock runs on from the time it had left, a paused one stays paused."""
+    timer = {"state": seen["state"], "seconds": seen["seconds"], "turn": seen["turn"]}
+    if seen["state"] == RUNNING and seen.get("remaining", 0.0) > NEARLY_UP:
+        timer.update(deadline=now + seen["remaining"], remaining=None)
+    elif seen["state"] in (RUNNING, PAUSED):
+        timer.update(state=PAUSED, remaining=seen.get("remaining", 0.0), deadline=None)
+    return timer

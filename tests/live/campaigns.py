@@ -32,7 +32,7 @@ import websocket
 
 from facilitator.engine import ACTION_TYPES, Refusal, new_game, parse_action, replay
 from facilitator.engine.views import gm_view
-from server import ROOT, Client, Server
+from server import ROOT, Client, Server, stop_client
 
 #: The settings of the scripted game: a normal round, then a round of challenges.
 KILL_SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],
@@ -61,17 +61,14 @@ WEBSOCKET_OPTIONS = {"class_": QuickCloseWebSocket}
 
 
 class LiveClient(Client):
-    """A ``server.Client`` that may connect elsewhere (a proxy) and may not reconnect."""
+    """A ``server.Client`` that may connect elsewhere (a proxy) and closes quickly."""
 
     def __init__(self, url: str, auth: dict, cookies: str | None = None,
                  reconnection: bool = False, **kwargs):
-        super().__init__(SimpleNamespace(url=url), auth, cookies=cookies)
         kwargs.setdefault("websocket_extra_options", dict(WEBSOCKET_OPTIONS))
-        self.sio = socketio.Client(reconnection=reconnection, reconnection_delay=0.2,
-                                   reconnection_delay_max=1, **kwargs)
-        self.sio.on("state", self._on_state)
+        super().__init__(SimpleNamespace(url=url), auth, cookies=cookies,
+                         reconnection=reconnection, **kwargs)
         self.sio.on("connect", self._on_connect)
-        self.websockets: list = []
 
     def _on_connect(self):
         # python-engineio's client does not close a WebSocket it gives up on (a dead
@@ -82,26 +79,20 @@ class LiveClient(Client):
 
 
 def quick_close(*clients) -> None:
-    """Disconnect clients (``Client`` or ``socketio.Client``) at once, without 3 s waits.
+    """Stop clients (``Client`` or ``socketio.Client``) at once, without 3 s waits each.
 
-    Also closes the WebSockets python-engineio's client gave up on without
-    closing them (a dead server, a silent network).
+    Each is disconnected, its reconnection attempts (if any) stopped, the
+    WebSockets python-engineio's client gave up on without closing them (a dead
+    server, a silent network) shut down, and its threads joined: see
+    ``server.stop_client``.
     """
     def close(client):
-        sio = getattr(client, "sio", client)
-        ws = getattr(sio.eio, "ws", None)
-        try:
-            sio.shutdown()     # disconnects, or stops the reconnection attempts
-        except Exception:      # noqa: BLE001 - a client of a dead server may fail to say bye
-            pass
-        for stale in [ws, *getattr(client, "websockets", [])]:
-            if stale is not None:
-                stale.shutdown()
+        stop_client(getattr(client, "sio", client), getattr(client, "websockets", ()))
     threads = [threading.Thread(target=close, args=(c,)) for c in clients if c is not None]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
+        thread.join(15)
 
 
 #: A ``facilitator serve`` process started ahead: it imports everything, then waits
@@ -247,7 +238,8 @@ def _a(do, **fields):
 
 
 #: The script: eight turns (four normal, four challenges), every kind of action at
-#: least once. Items are actions, or functions of the game that make one (question
+#: least once. A verdict while the writing is open comes after a ``time_up``, as the
+#: live game records it (R-G1: the lock is its own action). Items are actions, or functions of the game that make one (question
 #: ids, authors and types come from the game's own questions).
 SCRIPT = [
     # round 1, turn 1 (host 1): a Seguro that saves a wrong answer
@@ -267,21 +259,22 @@ SCRIPT = [
     _a("representative", team=4, name="Luis"), _a("declare", mode="simple", target=1),
     _a("desvio", team=1, target=2), _a("seguro", team=4), _choose(4), _question,
     _a("write", team=2, text="V"), _a("time_up"), _a("more_time", seconds=30),
-    _a("write", team=2, text="F <b>seguro</b>"), _a("verdict", result="full"),
+    _a("write", team=2, text="F <b>seguro</b>"), _a("time_up"), _a("verdict", result="full"),
     _a("written", correct=True), _a("end_turn"),
     # turn 6 (host 3): risky challenge of team 1, half, good argument (+4)
     _a("declare", mode="risky", target=1), _choose(5), _question,
-    _a("write", team=3, text="Kant"), _a("spokesperson", team=1, name="Marta"),
+    _a("write", team=3, text="Kant"), _a("spokesperson", team=1, name="Marta"), _a("time_up"),
     _a("verdict", result="half"), _a("pick", team=1, card="type"), _a("written", correct=True),
     _a("argument", result="good"), _a("end_turn"),
     # turn 7 (host 2): team 3 exchanges three cards; simple challenge, wrong, poor argument
     _exchange(3, "desvio"), _a("declare", mode="simple", target=4), _choose(6), _question,
-    _a("write", team=4, text="Marx, en el Manifiesto"), _a("verdict", result="wrong"),
+    _a("write", team=4, text="Marx, en el Manifiesto"), _a("time_up"),
+    _a("verdict", result="wrong"),
     _a("written", correct=True), _a("argument", result="poor"),
     _a("pick", team=4, card="author"), _a("end_turn"),
     # turn 8 (host 1): risky challenge of team 2, wrong, wrong writing; the game ends
     _a("declare", mode="risky", target=2), _choose(7), _question, _a("write", team=1, text="F"),
-    _a("verdict", result="wrong"), _a("written", correct=False), _a("end_turn"),
+    _a("time_up"), _a("verdict", result="wrong"), _a("written", correct=False), _a("end_turn"),
     # after the end: a correction, taken back
     _a("adjust", team=2, points=-0.5, reason="Corrección"), _a("undo"),
 ]
