@@ -362,13 +362,15 @@ def test_a_file_with_errors_gives_the_console_s_errors_and_imports_nothing(gm, c
                                                            "banco.csv"), "name": "con errores"},
                            content_type="multipart/form-data")
     body = assert_error(response, 422, "format")
-    assert body["message"].startswith("No se ha importado nada: el archivo tiene errores.")
+    assert body["message"].startswith("No se importó nada: el archivo tiene errores.")
     errors = body["report"]["errors"]
     assert errors == [{"line": 5, "text": 'banco.csv:5: type "vff" is not one of vf, quien, '
                                           'abierta'}]
     assert [e["text"] for e in errors] == \
         [str(i) for i in parse_bank(content.encode(), "banco.csv", skip_errors=True).errors]
-    page = gm.post("/console/banks/import", headers=ORIGIN, content_type="multipart/form-data",
+    # The same errors as the console's (shown there in English here: the API speaks English).
+    page = gm.post("/console/banks/import?lang=en", headers=ORIGIN,
+                   content_type="multipart/form-data",
                    data={"file": (io.BytesIO(content.encode()), "banco.csv"), "target": "new",
                          "name": "con errores"})
     assert page.status_code == 400 and errors[0]["text"].replace('"', "&#34;") in \

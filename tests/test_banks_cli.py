@@ -23,6 +23,7 @@ def instance(tmp_path, monkeypatch):
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(folder))
     monkeypatch.setenv("FACILITATOR_DATABASE_URL", f"sqlite:///{tmp_path}/cli.db")
     monkeypatch.setenv("FACILITATOR_ASYNC_MODE", "threading")
+    monkeypatch.setenv("LANG", "C.UTF-8")   # reports follow LANG: English here
     monkeypatch.delenv("FACILITATOR_SECRET_KEY", raising=False)
     yield folder
     if database.engine is not None:

@@ -294,8 +294,9 @@ def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
     response = upload(client, "banco.csv", csv_with_error_on_line_40(), name="con errores")
     assert response.status_code == 400
     text = text_of(response)
-    assert 'banco.csv:40: type "vff" is not one of vf, quien, abierta' in text
-    assert "No se ha importado nada: el archivo tiene errores." in text
+    # The console's reasons follow its language (issue 14, part 6).
+    assert "banco.csv:40: el tipo «vff» no es ninguno de vf, quien, abierta" in text
+    assert "No se importó nada: el archivo tiene errores." in text
     assert "Preguntas utilizables: 48" in text and "errores: 1" in text
     assert list_banks(database) == before
 
@@ -304,7 +305,7 @@ def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
     assert response.status_code == 200
     text = text_of(response)
     assert "Importadas 48 preguntas en el banco «con errores»." in text
-    assert 'banco.csv:40: type "vff"' in text
+    assert "banco.csv:40: el tipo «vff»" in text
     bank = find_bank(database, "con errores")
     questions = bank_questions(database, bank["id"])[1]
     assert len(questions) == 48
@@ -322,7 +323,7 @@ def test_a_gift_upload_reports_the_questions_the_game_cannot_use(client):
     text = text_of(response)
     assert "Formato: Moodle GIFT." in text
     assert "Importadas 3 preguntas en el banco «Moodle»." in text
-    assert "moodle.gift:7: multiple-choice questions are not used by the game" in text
+    assert "moodle.gift:7: el juego no usa preguntas de tipo Opción múltiple" in text
     bank = find_bank(database, "Moodle")
     assert sorted(q.id for q in bank_questions(database, bank["id"])[1]) == \
         ["k-abierta", "k-quien", "k-vf"]
@@ -355,7 +356,7 @@ def test_import_refusals(client):
     response = post(client, "/console/banks/import", data={"target": "new"},
                     content_type="multipart/form-data")
     assert response.status_code == 400
-    assert "Elige el archivo que quieres importar." in text_of(response)
+    assert "Falta elegir el archivo que se quiere importar." in text_of(response)
     response = upload(client, "solo.gift", "¿Ciudad? {=Königsberg ~Viena}\n", name="nada")
     assert response.status_code == 400
     assert "no tiene ninguna pregunta que el juego pueda usar" in text_of(response)
@@ -473,3 +474,141 @@ def test_every_string_of_the_bank_pages_is_in_both_catalogs():
                  "banks.remove_bank", "banks.game_coverage_json", "banks.js"}
     missing = sorted(used - endpoints - es.keys())
     assert not missing, missing
+
+
+# -- issue 14: real Moodle banks -------------------------------------------------------
+
+KANT_GIFT = ("// question: 0  name: Switch category to $course$/top/Default for C1\n"
+             "$CATEGORY: $course$/top/Default for C1\n\n"
+             "// question: 11  name: Sapere\n"
+             "::sapere::¿Quién escribió «Sapere aude»?{\n\t=%100%Kant#\n}\n\n"
+             "// question: 12  name: Imperativo\n"
+             "::imperativo::¿Cómo se llama el mandato sin condición?{\n"
+             "\t=%100%imperativo categórico#\n}\n\n"
+             "// question: 13  name: Comentario\n"
+             "::comentario::Comenta «el hombre es un fin en sí mismo».{}\n")
+
+
+def test_the_import_form_has_the_author_and_short_answer_fields(client):
+    html = client.get("/console/banks/").get_data(as_text=True)
+    assert 'name="author"' in html and 'data-testid="import-author"' in html
+    assert re.search(r'<select[^>]*name="short_answer"', html)
+    assert '<option value="auto" selected>' in html
+
+
+def test_a_gift_without_categories_asks_for_an_author_prefilled_from_the_file(client):
+    response = upload(client, "Kant.gift", KANT_GIFT)
+    assert response.status_code == 400    # nothing usable: refused as empty
+    text = text_of(response)
+    assert "escriban un autor en el campo Autor" in text
+    html = response.get_data(as_text=True)
+    assert re.search(r'name="author"[^>]*value="Kant"', html)
+
+
+def test_a_gift_imports_with_the_author_given_and_marks_the_essay(client):
+    response = upload(client, "Kant.gift", KANT_GIFT, author="Kant", name="Kant")
+    assert response.status_code == 200, text_of(response)
+    text = text_of(response)
+    assert "Importadas 3 preguntas en el banco «Kant»." in text
+    assert "Sin respuesta esperada (las juzga el docente)" in text
+    assert "Kant.gift:15: comentario: sin respuesta esperada: la juzga el GM" in text
+    assert "1 respuesta(s) corta(s) → abierta" in text
+    bank = find_bank(database, "Kant")
+    questions = {q.id: q for q in bank_questions(database, bank["id"])[1]}
+    assert {q.author for q in questions.values()} == {"Kant"}
+    assert [questions[i].type for i in ("sapere", "imperativo", "comentario")] == [
+        "quien", "abierta", "abierta"]
+    page = client.get(f"/console/banks/{bank['id']}").get_data(as_text=True)
+    assert 'data-testid="no-expected-answer"' in page
+    assert "Sin respuesta esperada: la juzga el docente" in page
+    edit = client.get(f"/console/banks/{bank['id']}/questions/edit", query_string={"id": "comentario"})
+    assert "Sin respuesta esperada: la juzga el docente" in edit.get_data(as_text=True)
+
+
+def test_the_short_answer_select_forces_a_type(client):
+    upload(client, "Kant.gift", KANT_GIFT, author="Kant", name="Kant", short_answer="quien")
+    bank = find_bank(database, "Kant")
+    types = {q.id: q.type for q in bank_questions(database, bank["id"])[1]}
+    assert types == {"sapere": "quien", "imperativo": "quien", "comentario": "abierta"}
+
+
+def test_the_editor_saves_an_abierta_without_answer_but_not_a_vf(client):
+    bank_id = small_bank(client)
+    url = f"/console/banks/{bank_id}/questions/new"
+    fields = {"author": "Kant", "type": "abierta", "text": "Comenta libremente.", "answer": ""}
+    assert post(client, url, data=fields).status_code == 302
+    fields = {"author": "Kant", "type": "vf", "text": "Kant fue a Londres.", "answer": ""}
+    assert post(client, url, data=fields).status_code == 400
+
+
+def test_an_excel_unicode_text_file_named_txt_imports_as_csv(client):
+    data = b"\xff\xfe" + SMALL.replace(",", "\t").replace("\n", "\r\n").encode("utf-16-le")
+    response = upload(client, "banco.txt", data, name="Excel")
+    assert response.status_code == 200, text_of(response)
+    assert "Importadas 8 preguntas en el banco «Excel»." in text_of(response)
+
+
+def test_the_api_takes_author_and_short_answer(client):
+    form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "author": "Kant",
+            "short_answer": "abierta"}
+    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    assert response.status_code == 201, response.get_data(as_text=True)
+    report = response.get_json()["report"]
+    assert report["without_author"] == 0 and report["author_hint"] == ""
+    assert [item["line"] for item in report["no_expected_answer"]] == [15]
+    assert report["questions_by_author_type"]["Kant"]["abierta"] == 3
+    form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "name": "otro",
+            "short_answer": "who"}
+    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    assert response.status_code == 400 and response.get_json()["where"] == "short_answer"
+    form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "name": "otro"}
+    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert response.get_json()["report"]["without_author"] == 3
+
+
+# -- the import preview (issue 14, part 6) ---------------------------------------------
+
+PREVIEW_GIFT = ("::k-vf:: Kant nació en Königsberg. {T}\n\n"
+                "::k-mc:: ¿En qué ciudad nació Kant? {=Königsberg ~Berlín}\n\n"
+                "::k-q:: ¿Qué escribió Kant? {=La Crítica}\n")
+
+
+def test_the_preview_shows_each_question_with_its_author_and_type_and_saves_nothing(client):
+    before = list_banks(database)
+    response = upload(client, "moodle.gift", PREVIEW_GIFT, name="Vista", step="preview")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert list_banks(database) == before
+    assert html.count('data-testid="preview-question"') == 0   # no question has an author yet
+    text = text_of(response)
+    assert "Vista previa de la importación" in text
+    assert "el juego no usa preguntas de tipo Opción múltiple" in text
+    # Without a category nor a given author: listed with the reason, an author field offered.
+    assert "sin autor" in text and 'name="author-1"' in html
+    token = re.search(r'name="preview" value="([^"]+)"', html).group(1)
+
+    # The teacher gives the author of line 1 and 5 and makes line 5 a "quien" question.
+    response = post(client, "/console/banks/import", data={
+        "preview": token, "step": "preview", "target": "new", "name": "Vista",
+        "mode": "add", "author-1": "Kant", "author-5": "Kant"})
+    html = response.get_data(as_text=True)
+    assert 'name="type-5"' in html and 'name="author-1" value="Kant"' in html
+    response = post(client, "/console/banks/import", data={
+        "preview": token, "step": "import", "target": "new", "name": "Vista", "mode": "add",
+        "author-1": "Kant", "was-author-1": "", "author-5": "Kant", "was-author-5": "",
+        "type-5": "quien", "was-type-5": "abierta"})
+    assert response.status_code == 200, text_of(response)
+    bank = find_bank(database, "Vista")
+    questions = {q.id: q for q in bank_questions(database, bank["id"])[1]}
+    assert set(questions) == {"k-vf", "k-q"}
+    assert questions["k-vf"].author == "Kant"
+    assert questions["k-q"].type == "quien" and questions["k-q"].answer == "La Crítica"
+
+
+def test_an_expired_preview_says_so(client):
+    response = post(client, "/console/banks/import", data={
+        "preview": "x" * 24, "step": "import", "target": "new", "name": "Nada"})
+    assert response.status_code == 400
+    from facilitator.i18n import translate
+    assert translate("es", "bank_preview.expired") in text_of(response)

@@ -20,6 +20,11 @@ class Question:
     text: str
     answer: str
     notes: str = ""
+    #: The formatted forms of ``text`` and ``answer`` (sanitised HTML, images as
+    #: ``image:NAME`` in a bank, as a URL of the facilitator in a game), or empty:
+    #: ``text`` and ``answer`` are always the plain text every other use reads.
+    text_html: str = ""
+    answer_html: str = ""
 
     def to_dict(self) -> dict:
         """The question as it is written in a ``partida/1`` record."""
@@ -27,4 +32,8 @@ class Question:
                 "text": self.text, "answer": self.answer}
         if self.notes:
             data["notes"] = self.notes
+        if self.text_html:
+            data["text_html"] = self.text_html
+        if self.answer_html:
+            data["answer_html"] = self.answer_html
         return data

@@ -16,13 +16,16 @@ from facilitator.engine.questions import QUESTION_TYPES, Question
 
 from .csv_bank import COLUMN_ALIASES, HEADER, TYPE_ALIASES, question_type, read_csv, write_csv
 from .gift import read_gift
-from .loader import detect_format, load_bank, parse_bank, read_bank_for_import
+from .loader import detect_format, load_bank, mark_no_answer, parse_bank, read_bank_for_import
+from .messages import cli_language, message
+from .moodle_rules import SHORT_ANSWER_MODES, ReadOptions
 from .moodle_xml import read_moodle_xml
-from .report import ERROR, UNUSABLE, BankReport, ImportIssue
+from .report import ERROR, NO_ANSWER, UNUSABLE, BankReport, ImportIssue
 from .summary import author_type_table, coverage_gaps
 
 __all__ = [
-    "BankReport", "ImportIssue", "ERROR", "UNUSABLE",
+    "BankReport", "ImportIssue", "ERROR", "UNUSABLE", "NO_ANSWER",
+    "ReadOptions", "SHORT_ANSWER_MODES", "mark_no_answer", "message", "cli_language",
     "Question", "QUESTION_TYPES",
     "load_bank", "parse_bank", "detect_format", "read_bank_for_import",
     "read_csv", "read_gift", "read_moodle_xml", "write_csv",

@@ -2,6 +2,11 @@
 
 One row per question under a header row naming the columns
 ``id,author,type,text,answer,notes`` (``id`` and ``notes`` may be left out).
+Two optional columns keep the formatting of questions read from Moodle:
+``text_html`` and ``answer_html``, the formatted forms (HTML, sanitised on
+reading with :func:`.formatting.sanitise`) of ``text`` and ``answer``, which
+stay the plain text. ``write_csv`` writes them only when some question has
+one, so a bank without formatting exports exactly as before.
 Headers and type values are matched ignoring case and accents, with Spanish
 aliases (see ``COLUMN_ALIASES`` and ``TYPE_ALIASES``), because the file is
 typed by people in whatever spreadsheet they have.
@@ -17,6 +22,8 @@ from typing import IO, Iterable
 
 from facilitator.engine.questions import QUESTION_TYPES, Question
 
+from .formatting import sanitise
+from .messages import DEFAULT_LANGUAGE, message
 from .report import BankReport
 from .text import bad_line_message, clean, decode, fold, slugify
 
@@ -31,7 +38,11 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "text": ("text", "pregunta", "texto", "question"),
     "answer": ("answer", "respuesta", "respuesta esperada", "expected", "expected answer"),
     "notes": ("notes", "notas", "nota", "note"),
+    "text_html": ("text_html", "texto html", "pregunta html", "question html"),
+    "answer_html": ("answer_html", "respuesta html", "answer html"),
 }
+#: The optional columns of the formatted text (issue 14), written after ``HEADER``.
+HTML_COLUMNS: tuple[str, ...] = ("text_html", "answer_html")
 REQUIRED_COLUMNS: tuple[str, ...] = ("author", "type", "text", "answer")
 
 #: Accepted type values, compared with :func:`fold` after dropping ¿?¡!.
@@ -46,9 +57,41 @@ _COLUMN_BY_NAME = {fold(alias): column
                    for column, aliases in COLUMN_ALIASES.items() for alias in aliases}
 _TYPE_BY_NAME = {fold(alias): kind for kind, aliases in TYPE_ALIASES.items() for alias in aliases}
 
+#: The most question rows a CSV bank may have (a whole course is a few hundred).
+MAX_ROWS = 50_000
+
 # Separators a spreadsheet may write: "," (English locales), ";" (Spanish and
 # most European locales, where "," is the decimal mark), tab ("Unicode text").
 _SEPARATORS = (",", ";", "\t")
+
+
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(cell: object) -> object:
+    """A text cell made safe for a spreadsheet: a leading ``'`` when it starts with
+    ``= + - @``, tab or carriage return (optionally after quotes), so that
+    ``=HYPERLINK(...)`` stays text. Anything that is not text (a score) is left as it is.
+
+    >>> neutralise("=1+1"), neutralise("'=1"), neutralise("Kant"), neutralise(-0.5)
+    ("'=1+1", "''=1", 'Kant', -0.5)
+    """
+    if isinstance(cell, str) and cell.lstrip("'").startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
+def unneutralise(cell: str) -> str:
+    """The inverse of :func:`neutralise`: drops exactly one leading ``'`` when what follows
+    it (after any further quotes) starts with ``= + - @``, tab or carriage return.
+
+    >>> unneutralise("'=1+1"), unneutralise("''=1"), unneutralise("'quote'")
+    ('=1+1', "'=1", "'quote'")
+    """
+    if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS):
+        return cell[1:]
+    return cell
 
 
 def question_type(value: str) -> str | None:
@@ -74,23 +117,27 @@ def _accepted_names(column: str) -> str:
     return ", ".join(COLUMN_ALIASES[column])
 
 
-def read_csv(data: bytes, name: str) -> BankReport:
+def read_csv(data: bytes, name: str, lang: str = DEFAULT_LANGUAGE) -> BankReport:
     """Read a CSV bank from its bytes; ``name`` is the file name shown in messages.
 
     This is the raw reading: duplicate checks and the "no questions from a
     file with errors" rule are applied by :func:`facilitator.questions.parse_bank`.
+    A file with more than ``MAX_ROWS`` question rows is refused whole (one error).
+    A cell starting with ``'`` followed by ``= + - @``, tab or carriage return
+    loses that one ``'`` (:func:`unneutralise`: how :func:`write_csv` keeps
+    formulas out of spreadsheets).
     """
-    report = BankReport(file=name, format="csv")
+    report = BankReport(file=name, format="csv", lang=lang)
     decoded = decode(data)
     report.encoding = decoded.encoding
     if decoded.encoding == "cp1252" and not decoded.bad_lines:
-        report.notes.append("the file is not UTF-8; it was read as Windows-1252 "
-                            "(the usual encoding of spreadsheets on Windows)")
+        report.notes.append(message(lang, "csv.cp1252"))
     stem = slugify(Path(name).stem) or "q"
     reader = csv.reader(io.StringIO(decoded.text, newline=""),
                         delimiter=_sniff_separator(decoded.text))
     header: _Header | None = None
     previous_end = 0
+    rows = 0
     try:
         for row in reader:
             # A row starts on the line after the previous one ended; line_num
@@ -104,17 +151,22 @@ def read_csv(data: bytes, name: str) -> BankReport:
                 if header is None:
                     return report  # no usable header: nothing else can be read
                 continue
+            rows += 1
+            if rows > MAX_ROWS:
+                too_many = BankReport(file=name, format="csv", lang=lang)
+                too_many.encoding = report.encoding
+                too_many.error(start, message(lang, "csv.too_many", max=f"{MAX_ROWS:,}"))
+                return too_many
             bad = [n for n in decoded.bad_lines if start <= n <= end]
             if bad:
-                report.error(start, bad_line_message(decoded, bad[0]))
+                report.error(start, bad_line_message(decoded, bad[0], lang))
                 continue
             _read_row(row, start, end, header, stem, report)
     except csv.Error as exc:
-        report.error(reader.line_num or None, f"the file cannot be read as CSV: {exc}")
+        report.error(reader.line_num or None, message(lang, "csv.unreadable", reason=exc))
         return report
     if header is None:
-        report.error(None, "the file is empty: it needs a header row "
-                           f"({','.join(HEADER)}) and one row per question")
+        report.error(None, message(lang, "csv.empty_file", header=",".join(HEADER)))
     return report
 
 
@@ -137,25 +189,25 @@ def _read_header(row: list[str], line: int, report: BankReport) -> _Header | Non
         if column is None:
             ignored.append(cell.strip())
         elif column in columns:
-            report.error(line, f'columns "{row[columns[column]].strip()}" and "{cell.strip()}" '
-                               f"both mean {column}; keep only one of them")
+            report.error(line, message(report.lang, "csv.same_column",
+                                       first=row[columns[column]].strip(), second=cell.strip(),
+                                       column=column))
         else:
             columns[column] = position
     if not columns:
         # Most likely the header row is missing and this is a question.
-        report.error(line, "the first row must be a header naming the columns "
-                           f"{','.join(HEADER)} (id and notes are optional)")
+        report.error(line, message(report.lang, "csv.no_header", header=",".join(HEADER)))
         return None
     for column in REQUIRED_COLUMNS:
         if column not in columns:
-            report.error(line, f'no "{column}" column in the header row '
-                               f"(accepted names: {_accepted_names(column)})")
+            report.error(line, message(report.lang, "csv.missing_column", column=column,
+                                       names=_accepted_names(column)))
     if report.errors:
         return None
     if ignored:
         names = ", ".join(f'"{name}"' for name in ignored)
-        report.notes.append(f"line {line}: column{'s' if len(ignored) > 1 else ''} "
-                            f"{names} ignored (not one of {', '.join(HEADER)})")
+        report.notes.append(message(report.lang, "csv.ignored_columns", n=len(ignored),
+                                    line=line, names=names, header=", ".join(HEADER)))
     return _Header(columns, len(row))
 
 
@@ -164,23 +216,37 @@ def _read_row(row: list[str], start: int, end: int, header: _Header,
     """Check one data row and add its question to the report, or its errors."""
     used = max(position for position, cell in enumerate(row) if cell.strip()) + 1
     if used > header.width:
-        report.error(start, f"this row has {used} cells but the header has {header.width} "
-                            "columns (is there an unquoted separator in the text?)")
+        report.error(start, message(report.lang, "csv.too_wide", used=used, width=header.width))
         return
     columns = header.columns
-    values = {column: clean(row[position]) if position < len(row) else ""
+    # A cell written by write_csv as '=... (a formula neutralised) reads back as =...
+    values = {column: clean(unneutralise(clean(row[position]))) if position < len(row) else ""
               for column, position in columns.items()}
-    problems = [f'"{column}" is empty' for column in REQUIRED_COLUMNS if not values[column]]
+    # An open question may have no expected answer (the GM judges it); no other may.
+    lang = report.lang
+    problems = [message(lang, "csv.empty_cell", column=column) for column in REQUIRED_COLUMNS
+                if not values[column]
+                and not (column == "answer" and question_type(values["type"]) == "abierta")]
     if values["type"] and question_type(values["type"]) is None:
-        problems.append(f'type "{values["type"]}" is not one of {", ".join(QUESTION_TYPES)}')
+        problems.append(message(lang, "csv.bad_type", value=values["type"],
+                                types=", ".join(QUESTION_TYPES)))
     if problems:
         hint = ""
         if end > start:
             # An unclosed quote swallows the rest of the file into one cell.
-            hint = (f" (this row runs from line {start} to line {end}: "
-                    'is a quote (") left open?)')
+            hint = message(lang, "csv.open_quote", start=start, end=end)
         for problem in problems:
             report.error(start, problem + hint)
+        return
+    # The formatted forms: sanitised again (a CSV comes from anywhere); a CSV holds
+    # no image, so an <img> in them makes the question unusable.
+    formatted = {column: sanitise(values[column], available=()) if values.get(column) else None
+                 for column in HTML_COLUMNS}
+    missing = [name for rich in formatted.values() if rich is not None
+               for name in rich.missing + rich.remote]
+    if missing:
+        report.cannot_use(start, message(lang, "image.missing", names=", ".join(missing)),
+                          reason="image_missing", text=values["text"])
         return
     question = Question(
         id=values.get("id") or f"{stem}-{start}",
@@ -189,18 +255,25 @@ def _read_row(row: list[str], start: int, end: int, header: _Header,
         text=values["text"],
         answer=values["answer"],
         notes=values.get("notes", ""),
+        text_html=formatted["text_html"].html if formatted["text_html"] else "",
+        answer_html=formatted["answer_html"].html if formatted["answer_html"] else "",
     )
     report.add(question, start)
 
 
 def _csv_text(questions: Iterable[Question]) -> str:
+    questions = list(questions)
     buffer = io.StringIO(newline="")
     # "\r\n" between rows is what Excel writes and RFC 4180 asks for; line
     # breaks inside a cell stay "\n" and the cell is quoted.
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(HEADER)
+    formatted = any(q.text_html or q.answer_html for q in questions)
+    writer.writerow(HEADER + HTML_COLUMNS if formatted else HEADER)
     for q in questions:
-        writer.writerow([q.id, q.author, q.type, q.text, q.answer, q.notes])
+        cells = [q.id, q.author, q.type, q.text, q.answer, q.notes]
+        if formatted:
+            cells += [q.text_html, q.answer_html]
+        writer.writerow([neutralise(v) for v in cells])
     return buffer.getvalue()
 
 
@@ -211,6 +284,11 @@ def write_csv(questions: Iterable[Question], path_or_file: str | os.PathLike | I
     and the encoding UTF-8 *with* a BOM: without it Excel assumes the
     locale's code page and shows "SÃ³crates". ``path_or_file`` is a path, a
     text stream (the BOM is written as U+FEFF) or a binary stream.
+
+    A cell starting with ``= + - @``, tab or carriage return is written with a
+    leading ``'`` (:func:`neutralise`), so a spreadsheet shows it as text instead
+    of running it as a formula; :func:`read_csv` drops that one ``'`` again, so the
+    bank still round-trips exactly.
     """
     text = "\ufeff" + _csv_text(questions)
     if isinstance(path_or_file, (str, os.PathLike)):

@@ -8,7 +8,9 @@ question is decided from that block in Moodle's order: none → description,
 empty → essay, ``#...`` → numerical, any ``~`` → multiple choice, ``=`` and
 ``->`` → matching, ``T``/``TRUE``/``F``/``FALSE`` → true/false, anything
 else → short answer. See :mod:`.moodle_rules` for how each kind maps to the
-game, and for the author rule (last part of the ``$CATEGORY`` path).
+game, and for the author rule (last part of the ``$CATEGORY`` path, NFC, like
+the authors of the other formats: a file saved on macOS writes "Platón" with
+a combining accent, and it must be the same author).
 
 Where we differ from Moodle, we are more forgiving: ``{true}`` is read as
 true/false whatever its case, and a ``$CATEGORY`` line directly followed by
@@ -21,7 +23,9 @@ from dataclasses import dataclass
 
 from . import moodle_rules as rules
 from .report import BankReport
-from .text import LINE_BREAK, bad_line_message, decode, html_to_text, plain_text
+from .formatting import Rich, render
+from .messages import message
+from .text import LINE_BREAK, bad_line_message, decode, plain_text
 
 # GIFT escapes: "\~" etc. stand for the character itself, "\n" for a line
 # break. Escaped characters are swapped for private-use placeholders while
@@ -50,11 +54,14 @@ def _restore(text: str) -> str:
     return text.translate(_RESTORE)
 
 
-def _rich_text(raw: str, default_format: str = "moodle") -> tuple[str, str]:
+def _rich_text(raw: str, default_format: str = "moodle") -> tuple[Rich, str]:
     """Text with its optional ``[format]`` prefix applied, and that format.
 
-    Only ``[html]`` text is turned into plain text (tags dropped, entities
-    unescaped): in the other formats "<" is just a character.
+    Moodle's rules (:mod:`.formatting`): without a prefix the text is
+    ``moodle_auto_format`` (simple HTML tags and entities rendered), ``[html]``
+    is HTML, ``[markdown]`` Markdown and ``[plain]`` plain text where "<" is
+    just a character. A GIFT file holds no image: an ``<img>`` makes the
+    question unusable (``Rich.missing`` / ``Rich.remote``).
     """
     raw = raw.strip()
     match = _FORMAT.match(raw)
@@ -62,7 +69,7 @@ def _rich_text(raw: str, default_format: str = "moodle") -> tuple[str, str]:
     if match:
         raw = raw[match.end():]
     raw = _restore(raw)
-    return (html_to_text(raw) if text_format == "html" else plain_text(raw)), text_format
+    return render(raw, text_format, available=()), text_format
 
 
 @dataclass
@@ -99,24 +106,27 @@ def _blocks(text: str) -> list[_Block]:
     return blocks
 
 
-def read_gift(data: bytes, name: str) -> BankReport:
-    """Read a GIFT file from its bytes; ``name`` is the file name shown in messages.
+def read_gift(data: bytes, name: str, options: rules.ReadOptions | None = None) -> BankReport:
+    """Read a GIFT file from its bytes; ``name`` is the file name shown in messages;
+    ``options``: the author of questions with no category, how short answers are
+    typed, the language of the messages (:class:`.moodle_rules.ReadOptions`).
 
     This is the raw reading: duplicate checks and the "no questions from a
     file with errors" rule are applied by :func:`facilitator.questions.parse_bank`.
     """
-    report = BankReport(file=name, format="gift")
+    lang = (options or rules.ReadOptions()).lang
+    report = BankReport(file=name, format="gift", lang=lang)
     decoded = decode(data)
     report.encoding = decoded.encoding
     if decoded.encoding == "cp1252" and not decoded.bad_lines:
-        report.notes.append("the file is not UTF-8; it was read as Windows-1252")
+        report.notes.append(message(lang, "gift.cp1252"))
     bad_lines = set(decoded.bad_lines)
     category: str | None = None
     drafts: list[rules.Draft] = []
     for block in _blocks(decoded.text):
         bad = [n for n, _ in block.lines if n in bad_lines]
         if bad:
-            report.error(block.start, bad_line_message(decoded, bad[0]))
+            report.error(block.start, bad_line_message(decoded, bad[0], lang))
             continue
         first = block.lines[0][1].strip()
         if first[:10].upper() == "$CATEGORY:":
@@ -127,7 +137,7 @@ def read_gift(data: bytes, name: str) -> BankReport:
         draft = _read_question(block, category, report)
         if draft is not None:
             drafts.append(draft)
-    rules.add_drafts(report, drafts, name)
+    rules.add_drafts(report, drafts, name, options)
     return report
 
 
@@ -141,25 +151,24 @@ def _read_question(block: _Block, category: str | None,
     if text.startswith("::"):
         end = text.find("::", 2)
         if end < 0:
-            report.error(line, 'the title opened with "::" is not closed with "::"')
+            report.error(line, message(report.lang, "gift.title_open"))
             return None
         title = plain_text(_restore(text[2:end]))
         text = text[end + 2:].strip()
 
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
-        report.cannot_use(line, rules.unused_kind_message("description"))
+        report.cannot_use(line, rules.unused_kind_message("description", report.lang),
+                          reason="kind")
         return None
     if finish < 0:
-        report.error(line, 'the answers opened with "{" are not closed with "}"')
+        report.error(line, message(report.lang, "gift.answers_open"))
         return None
     if start < 0 or finish < start:
-        report.error(line, 'a "}" without the "{" that opens the answers '
-                           '(write \\} for a brace in the text)')
+        report.error(line, message(report.lang, "gift.close_without_open"))
         return None
     if "{" in text[finish + 1:] or "}" in text[finish + 1:]:
-        report.error(line, 'more than one answer block {...}; a question has only one '
-                           '(write \\{ and \\} for braces in the text)')
+        report.error(line, message(report.lang, "gift.two_blocks"))
         return None
 
     answers = text[start + 1:finish].strip()
@@ -172,37 +181,39 @@ def _read_question(block: _Block, category: str | None,
     if separator >= 0:
         general_feedback = answers[separator + 4:]
         answers = answers[:separator].strip()
-    question_text, text_format = _rich_text(question_raw)
-    general_feedback, _ = _rich_text(general_feedback, text_format)
+    question_rich, text_format = _rich_text(question_raw)
+    feedback_rich, _ = _rich_text(general_feedback, text_format)
+    question_text, general_feedback = question_rich.text, feedback_rich.text
 
     kind = _kind(answers)
     if kind not in ("essay", "truefalse", "shortanswer"):
-        report.cannot_use(line, rules.unused_kind_message(kind))
+        report.cannot_use(line, rules.unused_kind_message(kind, report.lang), reason="kind",
+                          text=question_text)
         return None
     if not question_text or question_text == BLANK:
-        report.error(line, "the question has no text before its answers")
+        report.error(line, message(report.lang, "gift.no_text"))
         return None
 
-    notes = ""
+    notes, accepted, answer_html = "", (), ""
     if kind == "essay":
-        if not general_feedback:
-            report.cannot_use(line, rules.ESSAY_WITHOUT_ANSWER)
-            return None
-        game_type, answer = "abierta", general_feedback
+        # No general feedback: kept with an empty expected answer; the GM judges it.
+        game_type, answer, answer_html = "abierta", general_feedback, feedback_rich.html
     elif kind == "truefalse":
         game_type, notes = "vf", general_feedback
-        answer = _true_false(answers, text_format)
+        answer, answer_html = _true_false(answers, text_format)
     else:
-        game_type, notes = "quien", general_feedback
-        answer = _short_answer(answers, text_format, line, report)
-        if answer is None:
+        game_type, notes = "shortanswer", general_feedback   # quien or abierta: see add_drafts
+        read = _short_answer(answers, text_format, line, report)
+        if read is None:
             return None
+        answer, accepted = read
 
+    # No category (or a Moodle default one): None, the author given at import if any.
     author = rules.author_from_category(category)
-    if author is None:
-        report.cannot_use(line, rules.NO_AUTHOR)
-        return None
-    return rules.Draft(line, title, author, game_type, question_text, answer, notes)
+    return rules.Draft(line, title, author, game_type, question_text, answer, notes, accepted,
+                       text_html=question_rich.html, answer_html=answer_html,
+                       images=question_rich.images,
+                       missing=question_rich.missing + question_rich.remote)
 
 
 def _kind(answers: str) -> str:
@@ -220,18 +231,31 @@ def _kind(answers: str) -> str:
     return "shortanswer"
 
 
-def _true_false(answers: str, text_format: str) -> str:
-    """``{T#feedback if wrong#feedback if right}`` → "Verdadero — ..."."""
+def _true_false(answers: str, text_format: str) -> tuple[str, str]:
+    """``{T#feedback if wrong#feedback if right}`` → "Verdadero — feedback if right".
+
+    Moodle's GIFT importer (moodle/moodle ``question/format/gift/format.php``,
+    case ``'truefalse'``) does ``list($answer, $wrongfeedback, $rightfeedback)
+    = split_truefalse_comment(...)``: in ``{T#A#B}`` the first feedback ``A`` is
+    the one for a wrong response and ``B`` the one for a right response. With
+    ``T`` correct, ``feedbacktrue`` (shown to whoever chose True) = B and
+    ``feedbackfalse`` = A; with ``F`` correct, the other way round. Moodle's
+    GIFT export writes them in that order too ("#wrong#right"). So
+    ``{T#Falso: sí salió, aunque poco.#Correcto.}`` expects "Verdadero —
+    Correcto.": the first feedback is what a student who chose the wrong value
+    reads, and is left out.
+    """
     parts = answers.split("#", 2)
     correct = parts[0].strip().upper() in _TRUE
-    wrong = _rich_text(parts[1], text_format)[0] if len(parts) > 1 else ""
-    right = _rich_text(parts[2], text_format)[0] if len(parts) > 2 else ""
-    return rules.true_false_answer(correct, right, wrong)
+    right = _rich_text(parts[2], text_format)[0] if len(parts) > 2 else Rich("")
+    return (rules.true_false_answer(correct, right.text),
+            rules.true_false_answer_html(correct, right.html))
 
 
 def _short_answer(answers: str, text_format: str, line: int,
-                  report: BankReport) -> str | None:
-    """``{=Kant =%50%Immanuel Kant#feedback}`` → "Kant / Immanuel Kant (50%)"."""
+                  report: BankReport) -> tuple[str, tuple[str, ...]] | None:
+    """``{=Kant =%50%Immanuel Kant#feedback}`` → "Kant / Immanuel Kant (50%)", and
+    the accepted texts ("Kant", "Immanuel Kant")."""
     items = answers.split("=")
     if not items[0].strip():
         items = items[1:]  # the usual "=first =second": nothing before the first "="
@@ -243,13 +267,13 @@ def _short_answer(answers: str, text_format: str, line: int,
         if weight:
             percent = float(weight.group(1))
             item = item[weight.end():]
-        answer_text = _rich_text(item.split("#", 1)[0], text_format)[0]
+        answer_text = _rich_text(item.split("#", 1)[0], text_format)[0].text
         if not answer_text:
-            report.error(line, 'an empty answer: "=" must be followed by an accepted answer')
+            report.error(line, message(report.lang, "gift.empty_answer"))
             return None
         accepted.append((answer_text, percent))
     answer = rules.short_answer(accepted)
     if not answer:
-        report.cannot_use(line, "short-answer question has no answer worth any credit")
+        report.cannot_use(line, message(report.lang, "unused.no_credit"))
         return None
-    return answer
+    return answer, rules.accepted_texts(accepted)

@@ -1,20 +1,27 @@
 """Reading a bank file whatever its format, and the checks every format shares.
 
-The format is chosen from the file name's extension (``.csv``; ``.gift`` or
-``.txt`` for GIFT, the extension Moodle exports it with; ``.xml`` for Moodle
-XML) and, for any other extension, from the content.
+The content decides the format, whatever the file's extension: Excel saves
+"Texto Unicode" (UTF-16, tabs) and "Texto (delimitado por tabulaciones)" as
+``.txt``, Moodle exports GIFT as ``.txt``, and people rename files. Only when
+the content does not tell is the extension used (``.csv``; ``.gift`` or
+``.txt`` for GIFT; ``.xml`` for Moodle XML).
 """
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from pathlib import Path
 from typing import Callable
 
-from .csv_bank import read_csv
+from .csv_bank import COLUMN_ALIASES, question_type, read_csv
+from .formatting import IMAGE_SCHEME
 from .gift import read_gift
+from .messages import DEFAULT_LANGUAGE, message
+from .moodle_rules import ReadOptions
 from .moodle_xml import read_moodle_xml
-from .report import BankReport
-from .text import fold, same_text_key
+from .report import NO_ANSWER, BankReport, ImportIssue
+from .text import LINE_BREAK, decode, fold, same_text_key
 
 #: The readers, by format name.
 READERS: dict[str, Callable[[bytes, str], BankReport]] = {
@@ -26,27 +33,49 @@ READERS: dict[str, Callable[[bytes, str], BankReport]] = {
 EXTENSIONS: dict[str, str] = {".csv": "csv", ".gift": "gift", ".txt": "gift", ".xml": "moodle-xml"}
 
 
-def detect_format(name: str, data: bytes) -> str | None:
-    """The format of a bank file: by extension, else by a look at its start.
+_COLUMN_NAMES = {fold(alias) for aliases in COLUMN_ALIASES.values() for alias in aliases}
+_GIFT_START = re.compile(r"^(::|//|\$CATEGORY:)", re.IGNORECASE)
 
-    Returns ``"csv"``, ``"gift"``, ``"moodle-xml"`` or None when it cannot tell.
+
+def _looks_like_csv_header(line: str) -> bool:
+    """Whether a line is a bank's header row: two or more known column names
+    between , ; or tabs ("id;autor;tipo;pregunta;respuesta")."""
+    separator = max((",", ";", "\t"), key=line.count)
+    cells = {fold(cell.strip().strip('"')) for cell in line.split(separator)}
+    return len(cells & _COLUMN_NAMES) >= 2
+
+
+def detect_format(name: str, data: bytes) -> str | None:
+    """The format of a bank file, from its content; the extension only when the
+    content does not tell.
+
+    The bytes are decoded as the readers do (UTF-8 with or without BOM,
+    UTF-16 with BOM, Windows-1252): Moodle XML starts with ``<?xml`` or
+    ``<quiz``; a delimited text file starts with a header row naming the
+    columns; GIFT starts with ``::``, ``//`` or ``$CATEGORY:``, or has an
+    answer block ``{...}``. Returns ``"csv"``, ``"gift"``, ``"moodle-xml"`` or
+    None when it cannot tell.
     """
     by_extension = EXTENSIONS.get(Path(name).suffix.lower())
+    text = decode(data).text.lstrip("\ufeff \t\r\n")
+    if text.startswith(("<?xml", "<quiz")):
+        return "moodle-xml"
+    first_line = LINE_BREAK.split(text, 1)[0]
+    if _looks_like_csv_header(first_line):
+        return "csv"
+    if _GIFT_START.match(text) or ("{" in text and "}" in text):
+        return "gift"
     if by_extension:
         return by_extension
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith((b"<?xml", b"<quiz")):
-        return "moodle-xml"
-    if b"{" in head and b"}" in head or head.startswith((b"::", b"//", b"$CATEGORY")):
-        return "gift"
-    first_line = head.split(b"\n", 1)[0]
-    if any(separator in first_line for separator in (b",", b";", b"\t")):
+    if any(separator in first_line for separator in (",", ";", "\t")):
         return "csv"
     return None
 
 
 def parse_bank(data: bytes, name: str, *, skip_errors: bool = False,
-               format: str | None = None) -> BankReport:
+               format: str | None = None, author: str | None = None,
+               short_answer: str = "auto", lang: str = DEFAULT_LANGUAGE,
+               authors: dict | None = None, types: dict | None = None) -> BankReport:
     """Read a bank from bytes (an upload, say); ``name`` is the file name.
 
     ``format`` is ``"csv"``, ``"gift"`` or ``"moodle-xml"``; by default it is
@@ -54,26 +83,62 @@ def parse_bank(data: bytes, name: str, *, skip_errors: bool = False,
     questions (same author, type and text) are errors. When there is any
     error the report holds no questions, unless ``skip_errors`` is true: then
     the good questions are kept and the errors are still reported.
+
+    For Moodle files, ``author`` is the author of the questions with no
+    category (or one of Moodle's default categories), and ``short_answer``
+    (``auto``, ``quien``, ``abierta``) how short answers are typed. ``lang``
+    ("es" or "en") is the language of the messages of :mod:`.messages`.
+    Kept ``abierta`` questions with an empty answer are listed in
+    ``report.no_answer``.
+
+    ``authors`` and ``types`` are the teacher's corrections made in the
+    console's import preview: ``{line: author}`` and ``{line: type}``, by the
+    line where each question starts (a question without author gets one).
     """
+    authors, types = dict(authors or {}), dict(types or {})
     display = Path(name).name or name
     chosen = format or detect_format(name, data)
     if chosen not in READERS:
-        report = BankReport(file=display, format=chosen or "unknown")
-        report.error(None, "cannot tell the format of this file: name it .csv (spreadsheet), "
-                           ".gift or .txt (Moodle GIFT) or .xml (Moodle XML)")
+        report = BankReport(file=display, format=chosen or "unknown", lang=lang)
+        report.error(None, message(lang, "load.unknown_format"))
         return report
-    report = READERS[chosen](data, display)
+    if chosen == "csv":
+        report = read_csv(data, display, lang)
+        _correct(report, authors, types)
+    else:
+        options = ReadOptions(author=author, short_answer=short_answer, lang=lang,
+                              authors=authors, types=types)
+        report = READERS[chosen](data, display, options)
+    report.lang = lang
+    by_extension = EXTENSIONS.get(Path(name).suffix.lower())
+    if format is None and by_extension and by_extension != chosen:
+        report.notes.append(message(lang, "note.detected",
+                                    format=message(lang, f"cli.format.{chosen}")))
     _check_duplicates(report)
     _note_author_spellings(report)
     report.errors.sort(key=lambda issue: issue.line or 0)
+    report.unusable.sort(key=lambda issue: issue.line or 0)
     if report.errors and not skip_errors:
         # A half-read bank must never be used by accident.
         report.keep([])
+    mark_no_answer(report)
     return report
 
 
-def load_bank(path: str | os.PathLike, *, skip_errors: bool = False) -> BankReport:
-    """Read the bank file at ``path`` (CSV, GIFT or Moodle XML); see :func:`parse_bank`.
+def mark_no_answer(report: BankReport) -> None:
+    """List in ``report.no_answer`` the kept questions without an expected answer
+    (``abierta`` only: an essay whose teacher wrote none), each marked "no
+    expected answer: the GM judges it"; call it again after dropping questions."""
+    report.no_answer = [
+        ImportIssue(report.file, line, message(report.lang, "no_answer.item", id=question.id),
+                    NO_ANSWER)
+        for question, line in report.located() if not question.answer]
+
+
+def load_bank(path: str | os.PathLike, *, skip_errors: bool = False,
+              **options) -> BankReport:
+    """Read the bank file at ``path`` (CSV, GIFT or Moodle XML); see :func:`parse_bank`
+    (``options``: ``author``, ``short_answer``, ``lang``).
 
     A file that cannot be read is reported as an error, not raised, so that
     every caller shows it the same way.
@@ -82,19 +147,22 @@ def load_bank(path: str | os.PathLike, *, skip_errors: bool = False) -> BankRepo
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        report = BankReport(file=name, format=EXTENSIONS.get(Path(path).suffix.lower(), "unknown"))
-        report.error(None, f"cannot read the file: {exc.strerror or exc}")
+        lang = options.get("lang", DEFAULT_LANGUAGE)
+        report = BankReport(file=name, format=EXTENSIONS.get(Path(path).suffix.lower(), "unknown"),
+                            lang=lang)
+        report.error(None, message(lang, "load.unreadable", reason=exc.strerror or exc))
         return report
-    return parse_bank(data, name, skip_errors=skip_errors)
+    return parse_bank(data, name, skip_errors=skip_errors, **options)
 
 
-def read_bank_for_import(path: str | os.PathLike, skip_errors: bool = False) -> BankReport:
+def read_bank_for_import(path: str | os.PathLike, skip_errors: bool = False,
+                         **options) -> BankReport:
     """The bank ``facilitator questions import`` stores in the database.
 
     Same as :func:`load_bank`; it exists so that the import command (which
     owns the database) has one stable entry point here.
     """
-    return load_bank(path, skip_errors=skip_errors)
+    return load_bank(path, skip_errors=skip_errors, **options)
 
 
 def _check_duplicates(report: BankReport) -> None:
@@ -104,17 +172,18 @@ def _check_duplicates(report: BankReport) -> None:
     question twice would be asked twice in a game, breaking R-Q1's intent.
     """
     seen_ids: dict[str, int | None] = {}
-    seen_questions: dict[tuple[str, str, str], int | None] = {}
+    seen_questions: dict[tuple, int | None] = {}
     kept = []
     for question, line in report.located():
-        key = (same_text_key(question.author), question.type, same_text_key(question.text))
+        key = duplicate_key(question)
         if question.id in seen_ids:
-            report.error(line, f'id "{question.id}" is already used on line {seen_ids[question.id]}')
+            report.error(line, message(report.lang, "load.same_id", id=question.id,
+                                       line=seen_ids[question.id]))
             continue
         seen_ids[question.id] = line
         if key in seen_questions:
-            report.error(line, f"same author, type and text as the question on line "
-                               f"{seen_questions[key]}")
+            report.error(line, message(report.lang, "load.same_question",
+                                       line=seen_questions[key]))
             continue
         seen_questions[key] = line
         kept.append((question, line))
@@ -129,6 +198,34 @@ def _note_author_spellings(report: BankReport) -> None:
             question.author, report.lines.get(question.id))
     for variants in spellings.values():
         if len(variants) > 1:
-            listed = " and ".join(f'"{author}" (line {line})' for author, line in variants.items())
-            report.notes.append(f"authors {listed} differ only in case, accents or spacing: "
-                                "the game counts them as different authors")
+            listed = message(report.lang, "load.and").join(
+                message(report.lang, "load.spelling", author=author, line=line)
+                for author, line in variants.items())
+            report.notes.append(message(report.lang, "load.spellings", listed=listed))
+
+
+_IMAGE_SRC = re.compile(r'src="' + re.escape(IMAGE_SCHEME) + r'([^"]*)"')
+
+
+def duplicate_key(question) -> tuple:
+    """What makes two questions the same: author, type and text (case and spacing
+    aside), and the images they show, so that two questions that differ only
+    by their image are two questions."""
+    return (same_text_key(question.author), question.type, same_text_key(question.text),
+            tuple(_IMAGE_SRC.findall(question.text_html)))
+
+
+def _correct(report: BankReport, authors: dict, types: dict) -> None:
+    """Apply the preview's corrections (``{line: author}``, ``{line: type}``) to the
+    questions of a CSV report."""
+    if not authors and not types:
+        return
+    corrected = []
+    for question, line in report.located():
+        changes = {}
+        if authors.get(line):
+            changes["author"] = authors[line]
+        if question_type(str(types.get(line) or "")):
+            changes["type"] = question_type(types[line])
+        corrected.append((dataclasses.replace(question, **changes), line))
+    report.keep(corrected)

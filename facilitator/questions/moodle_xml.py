@@ -2,9 +2,12 @@
 
 ``<quiz>`` holds ``<question type="...">`` elements. A ``category`` pseudo
 question sets the category of the questions after it, and so their author
-(:mod:`.moodle_rules`). ``truefalse`` → ``vf``, ``shortanswer`` → ``quien``,
-``essay`` → ``abierta`` with ``<graderinfo>`` (information for graders), or
-else ``<generalfeedback>``, as the expected answer; everything else is
+(:mod:`.moodle_rules`). ``truefalse`` → ``vf`` (the expected answer is the
+right value and the ``<feedback>`` of its ``<answer fraction="100">``),
+``shortanswer`` → ``quien`` or ``abierta`` (see
+:func:`.moodle_rules.resolve_short_answers`), ``essay`` → ``abierta`` with
+``<graderinfo>`` (information for graders), or else ``<generalfeedback>``, as
+the expected answer (none: an empty one, the GM judges); everything else is
 reported as unusable.
 
 The file comes from outside, so it is parsed defensively: any DTD or entity
@@ -18,8 +21,11 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from . import moodle_rules as rules
+from .formatting import Rich, render
+from .images import MAX_BANK_IMAGE_BYTES, decode_image, image_key
+from .messages import message
 from .report import BankReport
-from .text import html_to_text, plain_text
+from .text import plain_text
 
 _DECLARATIONS = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _TRUE, _FALSE = {"true", "1", "t", "verdadero", "v"}, {"false", "0", "f", "falso"}
@@ -89,40 +95,74 @@ def _parse(data: bytes) -> _Node:
 
 def _text_of(node: _Node | None) -> str:
     """The plain text of a Moodle text element (``<x format="html"><text>...``)."""
+    return _rich_of(node).text
+
+
+def _rich_of(node: _Node | None, report: BankReport | None = None) -> Rich:
+    """A Moodle text element in both forms (:mod:`.formatting`).
+
+    Its ``format`` attribute says how Moodle renders it; without one it is
+    HTML, as Moodle takes it. Its ``<file name="..." encoding="base64">``
+    children are the images its ``@@PLUGINFILE@@/name`` shows: with a
+    ``report``, each valid one is kept in ``report.images`` (a refused one is
+    as missing as an image the file only names).
+    """
     if node is None:
-        return ""
+        return Rich("")
     inner = node.child("text")
     raw = inner.text if inner is not None else node.text
-    if node.attrs.get("format", "").lower() == "html":
-        return html_to_text(raw)
-    return plain_text(raw)
+    text_format = node.attrs.get("format", "").strip().lower() or "html"
+    if not node.all("file") and "<" not in raw and "&" not in raw:
+        return Rich(plain_text(raw))   # plain words: no parsing needed
+    available: dict[str, str] = {}
+    for file in node.all("file") if report is not None else ():
+        name = file.attrs.get("name", "").strip()
+        if not name or file.attrs.get("encoding", "base64").lower() != "base64":
+            continue
+        decoded = decode_image(file.text)
+        if isinstance(decoded, str):
+            report.notes.append(message(report.lang, f"image.refused.{decoded}", name=name,
+                                        line=file.line))
+            continue
+        mime, data = decoded
+        key = image_key(mime, data)
+        if key not in report.images:
+            total = sum(len(blob) for _mime, blob in report.images.values())
+            if total + len(data) > MAX_BANK_IMAGE_BYTES:
+                report.notes.append(message(report.lang, "image.refused.bank_size", name=name,
+                                            line=file.line))
+                continue
+            report.images[key] = (mime, data)
+        available[name] = key
+    return render(raw, text_format, available=available)
 
 
-def read_moodle_xml(data: bytes, name: str) -> BankReport:
-    """Read a Moodle XML file from its bytes; ``name`` is shown in messages.
+def read_moodle_xml(data: bytes, name: str,
+                    options: rules.ReadOptions | None = None) -> BankReport:
+    """Read a Moodle XML file from its bytes; ``name`` is shown in messages;
+    ``options`` as for :func:`facilitator.questions.gift.read_gift`.
 
     This is the raw reading: duplicate checks and the "no questions from a
     file with errors" rule are applied by :func:`facilitator.questions.parse_bank`.
     """
-    report = BankReport(file=name, format="moodle-xml")
+    lang = (options or rules.ReadOptions()).lang
+    report = BankReport(file=name, format="moodle-xml", lang=lang)
     declaration = _DECLARATIONS.search(data)
     if declaration:
         line = data.count(b"\n", 0, declaration.start()) + 1
-        report.error(line, "DOCTYPE and ENTITY declarations are not accepted in a "
-                           "question file (they can be used to attack the server)")
+        report.error(line, message(lang, "xml.declarations"))
         return report
     try:
         root = _parse(data)
     except _Refused:
-        report.error(None, "DOCTYPE and ENTITY declarations are not accepted in a "
-                           "question file (they can be used to attack the server)")
+        report.error(None, message(lang, "xml.declarations"))
         return report
     except expat.ExpatError as exc:
-        report.error(exc.lineno, f"the XML is not well formed: {expat.ErrorString(exc.code)}")
+        report.error(exc.lineno, message(lang, "xml.malformed",
+                                         reason=expat.ErrorString(exc.code)))
         return report
     if root.tag != "quiz":
-        report.error(root.line, f"this is not a Moodle XML question file: it starts "
-                                f"with <{root.tag}> instead of <quiz>")
+        report.error(root.line, message(lang, "xml.not_quiz", tag=root.tag))
         return report
     category: str | None = None
     drafts: list[rules.Draft] = []
@@ -134,7 +174,7 @@ def read_moodle_xml(data: bytes, name: str) -> BankReport:
         draft = _read_question(node, kind, category, report)
         if draft is not None:
             drafts.append(draft)
-    rules.add_drafts(report, drafts, name)
+    rules.add_drafts(report, drafts, name, options)
     return report
 
 
@@ -150,59 +190,63 @@ def _read_question(node: _Node, kind: str, category: str | None,
     """One ``<question>`` → a draft, or an error / unusable entry in ``report``."""
     line = node.line
     if not kind:
-        report.error(line, '<question> without a type="..." attribute')
+        report.error(line, message(report.lang, "xml.no_type"))
         return None
     if kind not in ("truefalse", "shortanswer", "essay"):
-        report.cannot_use(line, rules.unused_kind_message(kind))
+        report.cannot_use(line, rules.unused_kind_message(kind, report.lang), reason="kind")
         return None
     title = _text_of(node.child("name"))
-    text = _text_of(node.child("questiontext"))
+    question_rich = _rich_of(node.child("questiontext"), report)
+    text = question_rich.text
     if not text:
-        report.error(line, "the question has no text (<questiontext> is empty)")
+        report.error(line, message(report.lang, "xml.no_text"))
         return None
-    general_feedback = _text_of(node.child("generalfeedback"))
+    feedback_rich = _rich_of(node.child("generalfeedback"), report)
+    general_feedback = feedback_rich.text
     answers = node.all("answer")
     fractions = [_fraction(answer) for answer in answers]
     if None in fractions:
         bad = answers[fractions.index(None)]
-        report.error(bad.line, f'fraction="{bad.attrs.get("fraction")}" is not a number')
+        report.error(bad.line, message(report.lang, "xml.fraction",
+                                       value=bad.attrs.get("fraction")))
         return None
 
-    notes = ""
+    notes, accepted, answer_html = "", (), ""
     if kind == "essay":
-        grader_info = _text_of(node.child("graderinfo"))
+        grader_rich = _rich_of(node.child("graderinfo"), report)
+        grader_info = grader_rich.text
         answer = grader_info or general_feedback
+        answer_html = grader_rich.html if grader_info else feedback_rich.html
         if grader_info and general_feedback and general_feedback != grader_info:
             notes = general_feedback
-        if not answer:
-            report.cannot_use(line, "essay question has no expected answer (add it as "
-                                    "information for graders or general feedback)")
-            return None
-        game_type = "abierta"
+        game_type = "abierta"   # no expected answer: kept, the GM judges it
     elif kind == "truefalse":
         if not answers:
-            report.error(line, "true/false question without <answer> elements")
+            report.error(line, message(report.lang, "xml.tf_no_answers"))
             return None
         best = max(range(len(answers)), key=lambda n: fractions[n])
         value = _text_of(answers[best]).strip().lower()
         if value not in _TRUE | _FALSE:
-            report.error(answers[best].line,
-                         f'true/false answer "{value}" is neither true nor false')
+            report.error(answers[best].line, message(report.lang, "xml.tf_value", value=value))
             return None
-        right = _text_of(answers[best].child("feedback"))
-        wrong = " ".join(_text_of(answer.child("feedback"))
-                         for n, answer in enumerate(answers) if n != best).strip()
+        # Only the feedback of the right answer: the other one is what a
+        # student who chose wrong reads ("No: ..."), not the expected answer.
+        right = _rich_of(answers[best].child("feedback"), report)
         game_type, notes = "vf", general_feedback
-        answer = rules.true_false_answer(value in _TRUE, right, wrong)
+        answer = rules.true_false_answer(value in _TRUE, right.text)
+        answer_html = rules.true_false_answer_html(value in _TRUE, right.html)
     else:
-        answer = rules.short_answer([(_text_of(a), f) for a, f in zip(answers, fractions)])
+        pairs = [(_text_of(a), f) for a, f in zip(answers, fractions)]
+        answer = rules.short_answer(pairs)
         if not answer:
-            report.cannot_use(line, "short-answer question has no answer worth any credit")
+            report.cannot_use(line, message(report.lang, "unused.no_credit"), text=text)
             return None
-        game_type, notes = "quien", general_feedback
+        accepted = rules.accepted_texts(pairs)
+        game_type, notes = "shortanswer", general_feedback   # quien or abierta: add_drafts
 
+    # No category (or a Moodle default one): None, the author given at import if any.
     author = rules.author_from_category(category)
-    if author is None:
-        report.cannot_use(line, rules.NO_AUTHOR_XML)
-        return None
-    return rules.Draft(line, title, author, game_type, text, answer, notes)
+    return rules.Draft(line, title, author, game_type, text, answer, notes, accepted,
+                       text_html=question_rich.html, answer_html=answer_html,
+                       images=question_rich.images,
+                       missing=question_rich.missing + question_rich.remote)

@@ -13,8 +13,11 @@ from facilitator.engine.questions import Question
 #: ``ImportIssue.kind`` for a malformed entry: the file must be fixed.
 ERROR = "error"
 #: ``ImportIssue.kind`` for a well-formed question the game cannot use
-#: (a multiple-choice question, an essay without expected answer...).
+#: (a multiple-choice question, a question with no author...).
 UNUSABLE = "unusable"
+#: ``ImportIssue.kind`` for a question that is kept but has no expected answer
+#: (an essay whose teacher wrote none): the GM judges it.
+NO_ANSWER = "no_answer"
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,10 @@ class ImportIssue:
     line: int | None
     message: str
     kind: str = ERROR
+    #: Why, as a word a program can test: ``"no_author"``; empty for most issues.
+    reason: str = field(default="", compare=False)
+    #: The question's text, for an unusable question (the import preview shows it).
+    text: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         """``banco.csv:40: type "vff" is not one of vf, quien, abierta``."""
@@ -58,6 +65,14 @@ class BankReport:
     notes: list[str] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
     encoding: str = "utf-8"
+    #: The kept questions that have no expected answer (``abierta`` only),
+    #: each marked "sin respuesta esperada": the GM judges them.
+    no_answer: list[ImportIssue] = field(default_factory=list)
+    #: The language of the messages this package adds ("es" or "en").
+    lang: str = "en"
+    #: The images the file holds (Moodle XML), by name: ``{name: (mime, bytes)}``;
+    #: the questions show them as ``<img src="image:NAME">``.
+    images: dict = field(default_factory=dict)
     # The line of each entry of ``questions``, in step with it: ``lines`` can
     # not tell apart two questions that share an id.
     _question_lines: list[int | None] = field(default_factory=list, repr=False, compare=False)
@@ -91,6 +106,13 @@ class BankReport:
         """Record a malformed entry at ``line``."""
         self.errors.append(ImportIssue(self.file, line, message, ERROR))
 
-    def cannot_use(self, line: int | None, message: str) -> None:
+    def cannot_use(self, line: int | None, message: str, reason: str = "",
+                   text: str = "") -> None:
         """Record a well-formed question at ``line`` that the game cannot use."""
-        self.unusable.append(ImportIssue(self.file, line, message, UNUSABLE))
+        self.unusable.append(ImportIssue(self.file, line, message, UNUSABLE, reason, text))
+
+    @property
+    def without_author(self) -> int:
+        """How many questions could not be used for want of an author (a category,
+        or an author given at import)."""
+        return sum(1 for issue in self.unusable if issue.reason == "no_author")

@@ -5,12 +5,14 @@ from collections import Counter
 
 from facilitator.engine.questions import QUESTION_TYPES, Question
 
+from .messages import DEFAULT_LANGUAGE, message
 
-def author_type_table(questions: list[Question]) -> list[str]:
+
+def author_type_table(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Lines of a text table: one row per author, one column per question type."""
     counts = Counter((q.author, q.type) for q in questions)
     authors = sorted({q.author for q in questions}, key=lambda name: (name.casefold(), name))
-    header = ["author", *QUESTION_TYPES, "total"]
+    header = [message(lang, "summary.author"), *QUESTION_TYPES, "total"]
     rows = [[author, *(str(counts[author, kind]) for kind in QUESTION_TYPES),
              str(sum(counts[author, kind] for kind in QUESTION_TYPES))] for author in authors]
     rows.append(["total", *(str(sum(counts[a, kind] for a in authors)) for kind in QUESTION_TYPES),
@@ -21,14 +23,15 @@ def author_type_table(questions: list[Question]) -> list[str]:
             for row in [header, *rows]]
 
 
-def coverage_gaps(questions: list[Question]) -> list[str]:
-    """Author and type choices with no question: a game would refuse them (R-Q2)."""
+def coverage_gaps(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Author and type choices with no question: a game would refuse them (rule R-Q2,
+    not named in the message: the console shows rule ids as a tooltip)."""
     have = {(q.author, q.type) for q in questions}
     authors = sorted({q.author for q in questions}, key=lambda name: (name.casefold(), name))
     gaps = []
     for author in authors:
         missing = [kind for kind in QUESTION_TYPES if (author, kind) not in have]
         if missing:
-            gaps.append(f"{author} has no {' or '.join(missing)} question: choosing it "
-                        "in a game will be refused (R-Q2)")
+            gaps.append(message(lang, "summary.gap", author=author,
+                                types=message(lang, "summary.or").join(missing)))
     return gaps

@@ -101,13 +101,11 @@ def decode(data: bytes) -> Decoded:
     return Decoded(text, encoding, bad)
 
 
-def bad_line_message(decoded: Decoded, line: int) -> str:
+def bad_line_message(decoded: Decoded, line: int, lang: str = "en") -> str:
     """Why ``line`` of a badly encoded file could not be read, and what to do."""
-    if decoded.encoding == "utf-8":
-        return (f"line {line} is not valid UTF-8 although the rest of the file is; "
-                "save the file again as UTF-8")
-    return (f"line {line} has characters that are neither UTF-8 nor Windows-1252; "
-            "save the file again as UTF-8")
+    from .messages import message
+    key = "encoding.bad_utf8" if decoded.encoding == "utf-8" else "encoding.bad_any"
+    return message(lang, key, line=line)
 
 
 # Tags after which the text goes on a new line; everything else is inline.

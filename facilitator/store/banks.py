@@ -3,20 +3,34 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 
 from ..engine import QUESTION_TYPES, Question
 from ..questions import load_bank, question_type, write_csv
 from ..questions.text import clean, fold, slugify
 from .database import Database
-from .models import BankQuestionRow, BankRow, GameRow
+from .models import BankImage, BankQuestionRow, BankRow, GameRow
 
 SAMPLE_BANK_NAME = "Filosofía (muestra)"
 
 
+def _store_images(session, bank_id: int, images: dict | None) -> None:
+    """Keep ``images`` (``{name: (mime, bytes)}``, as a report's) with the bank; an image
+    the bank already has (same name: same content) is kept once. Old images stay,
+    so that games made from the bank before a replace still show theirs."""
+    if not images:
+        return
+    have = set(session.scalars(select(BankImage.name).where(BankImage.bank_id == bank_id)))
+    for name, (mime, data) in images.items():
+        if name not in have:
+            session.add(BankImage(bank_id=bank_id, name=name, mime=mime, data=data,
+                                  size=len(data)))
+
+
 def save_bank(database: Database, name: str, questions: list[Question],
-              replace: bool = False) -> int:
-    """Store ``questions`` as bank ``name``; with ``replace`` an existing bank is emptied first."""
+              replace: bool = False, images: dict | None = None) -> int:
+    """Store ``questions`` as bank ``name``; with ``replace`` an existing bank is emptied first.
+    ``images``: the file's images (``report.images``) the questions show."""
     with database.session() as session:
         bank = session.scalars(select(BankRow).where(BankRow.name == name)).first()
         if bank is not None and not replace:
@@ -24,13 +38,22 @@ def save_bank(database: Database, name: str, questions: list[Question],
         if bank is None:
             bank = BankRow(name=name)
             session.add(bank)
+            session.flush()
         else:
-            bank.questions.clear()
-        session.flush()
-        for q in questions:
-            bank.questions.append(BankQuestionRow(qid=q.id, author=q.author, type=q.type,
-                                                  text=q.text, answer=q.answer, notes=q.notes))
+            session.execute(delete(BankQuestionRow).where(BankQuestionRow.bank_id == bank.id))
+        _insert_questions(session, bank.id, questions)
+        _store_images(session, bank.id, images)
         return bank.id
+
+
+def _insert_questions(session, bank_id: int, questions: list[Question]) -> None:
+    # One bulk INSERT, not one ORM object per question: 40,000 rows take ~0.4 s instead
+    # of several seconds holding the server's loop while every game waits.
+    if questions:
+        session.execute(insert(BankQuestionRow), [
+            {"bank_id": bank_id, "qid": q.id, "author": q.author, "type": q.type,
+             "text": q.text, "answer": q.answer, "notes": q.notes,
+             "text_html": q.text_html, "answer_html": q.answer_html} for q in questions])
 
 
 def list_banks(database: Database) -> list[dict]:
@@ -48,8 +71,7 @@ def bank_questions(database: Database, bank_id: int) -> tuple[str, list[Question
         bank = session.get(BankRow, bank_id)
         if bank is None:
             return None
-        return bank.name, [Question(q.qid, q.author, q.type, q.text, q.answer, q.notes or "")
-                           for q in bank.questions]
+        return bank.name, [_question(q) for q in bank.questions]
 
 
 def coverage(questions: list[Question], used: set[str] = frozenset()) -> dict:
@@ -78,7 +100,8 @@ def ensure_sample_bank(database: Database, path: str) -> None:
 
 #: The fields of a question, in the order of the CSV bank format.
 QUESTION_FIELDS: tuple[str, ...] = ("id", "author", "type", "text", "answer", "notes")
-#: Fields that may not be left empty (``id`` is made up when left empty).
+#: Fields that may not be left empty (``id`` is made up when left empty; ``answer``
+#: may be left empty in an ``abierta`` question: then the GM judges it).
 REQUIRED_FIELDS: tuple[str, ...] = ("author", "type", "text", "answer")
 #: Longest value of each field (``id`` and ``author`` are columns of 200 characters).
 MAX_LENGTHS: dict[str, int] = {"id": 200, "author": 200, "type": 10,
@@ -100,7 +123,8 @@ class QuestionIdTaken(ValueError):
 
 
 def _question(row: BankQuestionRow) -> Question:
-    return Question(row.qid, row.author, row.type, row.text, row.answer, row.notes or "")
+    return Question(row.qid, row.author, row.type, row.text, row.answer, row.notes or "",
+                    row.text_html or "", row.answer_html or "")
 
 
 def _bank(session, bank_id: int) -> BankRow:
@@ -128,7 +152,8 @@ def clean_question_fields(values: dict) -> dict[str, str]:
 def question_problems(fields: dict[str, str], taken_ids=frozenset()) -> dict[str, str]:
     """What is wrong with a question's fields, by field: ``{"author": "empty"}``.
 
-    The problems are ``"empty"`` (a required field), ``"type"`` (not one of
+    The problems are ``"empty"`` (a required field; an ``abierta`` question's
+    answer may be empty), ``"type"`` (not one of
     vf, quien, abierta), ``"too_long"`` and ``"taken"`` (the id is in
     ``taken_ids``, the ids of the bank's other questions). ``fields`` are
     those of :func:`clean_question_fields`.
@@ -136,7 +161,8 @@ def question_problems(fields: dict[str, str], taken_ids=frozenset()) -> dict[str
     problems: dict[str, str] = {}
     for name in QUESTION_FIELDS:
         value = fields.get(name, "")
-        if name in REQUIRED_FIELDS and not value:
+        if name in REQUIRED_FIELDS and not value and not (
+                name == "answer" and fields.get("type") == "abierta"):
             problems[name] = "empty"
         elif len(value) > MAX_LENGTHS[name]:
             problems[name] = "too_long"
@@ -248,7 +274,8 @@ def add_question(database: Database, bank_id: int, question: Question) -> None:
     add_questions(database, bank_id, [question])
 
 
-def add_questions(database: Database, bank_id: int, questions: list[Question]) -> int:
+def add_questions(database: Database, bank_id: int, questions: list[Question],
+                  images: dict | None = None) -> int:
     """Add questions at the end of a bank, all or none; returns how many.
 
     Raises :class:`BankNotFound`, or :class:`QuestionIdTaken` for the first id
@@ -262,8 +289,8 @@ def add_questions(database: Database, bank_id: int, questions: list[Question]) -
             if q.id in taken:
                 raise QuestionIdTaken(q.id)
             taken.add(q.id)
-            bank.questions.append(BankQuestionRow(qid=q.id, author=q.author, type=q.type,
-                                                  text=q.text, answer=q.answer, notes=q.notes))
+        _insert_questions(session, bank.id, questions)
+        _store_images(session, bank.id, images)
         return len(questions)
 
 
@@ -281,6 +308,10 @@ def update_question(database: Database, bank_id: int, qid: str, question: Questi
         if question.id != qid and _question_row(session, bank_id, question.id) is not None:
             raise QuestionIdTaken(question.id)
         row.qid, row.author, row.type = question.id, question.author, question.type
+        if question.text != row.text:
+            row.text_html = question.text_html   # edited as plain text: the old form goes
+        if question.answer != row.answer:
+            row.answer_html = question.answer_html
         row.text, row.answer, row.notes = question.text, question.answer, question.notes
         return True
 
@@ -303,6 +334,35 @@ def delete_bank(database: Database, bank_id: int) -> bool:
         session.execute(delete(BankQuestionRow).where(BankQuestionRow.bank_id == bank_id))
         deleted = session.execute(delete(BankRow).where(BankRow.id == bank_id)).rowcount
         return bool(deleted)
+
+
+def bank_image(database: Database, image_id: int) -> BankImage | None:
+    """An image of a bank, by id (its ``bank_id``, ``name``, ``mime``, ``data``), or None."""
+    with database.session() as session:
+        image = session.get(BankImage, image_id)
+        if image is not None:
+            session.expunge(image)
+        return image
+
+
+def image_ids(database: Database, bank_name: str | None, names) -> dict[str, int]:
+    """``{name: id}`` of the images ``names`` of the bank named ``bank_name``."""
+    names = set(names)
+    if not names or not bank_name:
+        return {}
+    with database.session() as session:
+        rows = session.execute(select(BankImage.name, BankImage.id).join(
+            BankRow, BankRow.id == BankImage.bank_id).where(
+            BankRow.name == bank_name, BankImage.name.in_(names)))
+        return {name: image_id for name, image_id in rows}
+
+
+def has_images(database: Database, bank_id: int) -> bool:
+    """Whether a bank keeps any image (then it is not deleted while a game made from
+    it is in progress: the game shows them)."""
+    with database.session() as session:
+        return session.scalars(select(BankImage.id).where(
+            BankImage.bank_id == bank_id).limit(1)).first() is not None
 
 
 def export_bank(database: Database, bank_id: int, path_or_file) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -168,3 +168,30 @@ class ConsoleSession(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime]
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class BankImage(Base):
+    """An image of a bank, embedded in the Moodle XML file it was imported from.
+
+    Questions show it as ``<img src="image:NAME">`` (their ``text_html``); a game
+    made from the bank serves it at ``/g/<public_id>/img/<id>``. Only PNG, JPEG,
+    GIF and WebP (checked by their bytes), at most 1 MB each
+    (:mod:`facilitator.questions.images`).
+    """
+
+    __tablename__ = "bank_images"
+    __table_args__ = (UniqueConstraint("bank_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bank_id: Mapped[int] = mapped_column(ForeignKey("banks.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    mime: Mapped[str] = mapped_column(String(40))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int]
+
+
+# The formatted forms of a bank question (issue 14, revision 0004), added here so that
+# this change only appends to the file: sanitised HTML, "" for a plain question.
+BankQuestionRow.text_html = mapped_column(Text, nullable=False, default="", server_default="")
+BankQuestionRow.answer_html = mapped_column(Text, nullable=False, default="",
+                                             server_default="")

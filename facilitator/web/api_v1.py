@@ -39,7 +39,8 @@ from ..engine.numbers import is_unicode
 from ..engine.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import BankReport, ImportIssue, parse_bank
+from ..questions import SHORT_ANSWER_MODES, BankReport, ImportIssue, parse_bank
+from ..questions import message as bank_message
 from ..questions.text import same_text_key
 from ..results import summary_json
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, bank_info, bank_questions,
@@ -222,12 +223,22 @@ def _import_upload():
     for key, value in flags.items():
         if value is None:
             return error(400, "format", f"{key} is true or false", key)
+    # Moodle files: the author of questions with no category, the type of short answers.
+    author = fields.get("author", "").strip()
+    if len(author) > MAX_NAME or not is_unicode(author):
+        return error(400, "format", f"author: a name of at most {MAX_NAME} characters", "author")
+    short_answer = fields.get("short_answer", "").strip() or "auto"
+    if short_answer not in SHORT_ANSWER_MODES:
+        return error(400, "format", "short_answer is one of " + ", ".join(SHORT_ANSWER_MODES),
+                     "short_answer")
     filename = upload_filename(upload.filename)
     name = fields.get("name", "").strip() or default_bank_name(filename)
     data = upload.read()
     form = _import_form(name, flags["replace"], flags["skip_errors"])
-    return _imported(import_bank(lambda: parse_bank(data, filename, skip_errors=True),
-                                 filename, form), "file")
+    lang = getattr(g, "lang", "es")
+    return _imported(import_bank(lambda: parse_bank(
+        data, filename, skip_errors=True, author=author or None, short_answer=short_answer,
+        lang=lang), filename, form), "file")
 
 
 def _import_json():
@@ -300,6 +311,12 @@ def _import_report(outcome) -> dict:
             "unusable": [{"line": issue.line, "reason": issue.message, "text": str(issue)}
                          for issue in (report.unusable if report else [])],
             "notes": result.get("notes", []),
+            "no_expected_answer": [{"line": issue.line, "text": str(issue)}
+                                   for issue in (report.no_answer if report else [])],
+            "without_author": report.without_author if report else 0,
+            "author_hint": (bank_message(getattr(g, "lang", "es"), "hint.author.api",
+                                    n=report.without_author)
+                            if report and report.without_author else ""),
             "questions_by_author_type": result.get("table", {})}
 
 

@@ -7,7 +7,10 @@ else it is refused with 400 (a form on another site cannot act for the GM).
 URLs (prefix ``/console/banks``)::
 
     GET  /                               the banks, with questions per author and type
-    POST /import                         upload a CSV, GIFT or Moodle XML file
+    POST /import                         upload a CSV, GIFT or Moodle XML file; with
+                                         ``step=preview`` nothing is saved: every question
+                                         is shown with the author and type it will get,
+                                         which the teacher may correct before importing
     GET  /<bank>                         one bank: coverage, search, questions
     GET  /<bank>/questions/new           POST: add a question
     GET  /<bank>/questions/edit?id=QID   POST: save it (field ``original_id``)
@@ -19,6 +22,9 @@ URLs (prefix ``/console/banks``)::
 from __future__ import annotations
 
 import io
+import re
+import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -26,20 +32,25 @@ from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
                    render_template, request, url_for)
+from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine import QUESTION_TYPES, Question
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import BankReport, parse_bank
-from ..questions.text import same_text_key, slugify
+from ..questions import SHORT_ANSWER_MODES, BankReport, mark_no_answer, message, parse_bank
+from ..questions.messages import language_forced
+from ..questions.loader import duplicate_key
+from ..questions.text import slugify
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
                            add_question, add_questions, bank_info, bank_questions, bank_tables,
                            clean_question_fields, coverage, delete_bank, delete_question,
-                           export_bank, few_questions, games_using, get_question, list_banks,
+                           export_bank, few_questions, games_using, get_question, has_images,
+                           list_banks,
                            new_question_id, question_ids, question_problems, save_bank,
                            search_questions, update_question)
 from .auth import gm_required
+from .offload import off_the_loop
 
 bp = Blueprint("banks", __name__, url_prefix="/console/banks")
 
@@ -109,10 +120,15 @@ def index():
 
 
 def _import_form() -> dict:
+    short_answer = request.form.get("short_answer", "auto")
     return {"target": request.form.get("target", "new"),
             "name": request.form.get("name", "").strip(),
             "mode": request.form.get("mode", "add"),
-            "skip_errors": bool(request.form.get("skip_errors"))}
+            "skip_errors": bool(request.form.get("skip_errors")),
+            # Moodle files: the author of questions with no category, and the
+            # type of short answers (issue 14).
+            "author": request.form.get("author", "").strip()[:MAX_NAME],
+            "short_answer": short_answer if short_answer in SHORT_ANSWER_MODES else "auto"}
 
 
 @bp.post("/import")
@@ -124,7 +140,8 @@ def import_file():
     imported unless "skip errors" was ticked; unusable questions (a Moodle
     multiple-choice question, say) are listed with the reason.
     """
-    blank = {"target": "new", "name": "", "mode": "add", "skip_errors": False}
+    blank = {"target": "new", "name": "", "mode": "add", "skip_errors": False, "author": "",
+             "short_answer": "auto"}
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if limit and (request.content_length or 0) > limit:
         # Refused before the body is read: no upload is left half-parsed.
@@ -134,12 +151,124 @@ def import_file():
         form = _import_form()
     except RequestEntityTooLarge:
         return _import_refused(blank, "banks.import.too_large", status=413)
-    if upload is None or not upload.filename:
-        return _import_refused(form, "banks.import.no_file")
-    filename = upload_filename(upload.filename)
-    data = upload.read()
-    outcome = import_bank(lambda: parse_bank(data, filename, skip_errors=True), filename, form)
+    token = request.form.get("preview", "")
+    if token:
+        # The second step of a preview: the file kept by the first one.
+        stashed = _unstash(token)
+        if stashed is None:
+            return _import_refused(form, "bank_preview.expired")
+        filename, data = stashed
+    else:
+        if upload is None or not upload.filename:
+            return _import_refused(form, "banks.import.no_file")
+        filename = upload_filename(upload.filename)
+        data = upload.read()
+    lang = getattr(g, "lang", "es")
+    authors, types = _corrections()
+
+    def read() -> BankReport:
+        return parse_bank(data, filename, skip_errors=True, author=form["author"] or None,
+                          short_answer=form["short_answer"], lang=lang, authors=authors,
+                          types=types)
+    if request.form.get("step") == "preview":
+        token = token or _stash(filename, data)
+        return _preview_page(form, filename, off_the_loop(read), token)
+    outcome = import_bank(read, filename, form)
+    if token and outcome.result and outcome.result.get("bank"):
+        _drop_stash(token)
+    if outcome.result and outcome.result.get("without_author") and not form["author"]:
+        # The file's name is the likely author ("Kant.gift" → "Kant"): offered
+        # in the form, to import the file again into the bank just made.
+        form["author"] = Path(filename).stem.strip()[:MAX_NAME]
+        if outcome.result.get("bank"):
+            form.update(target=str(outcome.result["bank"]["id"]), mode="replace")
     return _import_page(form, outcome.result, outcome.problem, outcome.status, **outcome.params)
+
+
+# -- the import preview --------------------------------------------------------------
+
+#: How long a previewed file waits for its import, in seconds.
+PREVIEW_SECONDS = 2 * 3600
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def _stash_dir() -> Path:
+    return Path(current_app.instance_path) / "import-previews"
+
+
+def _stash(filename: str, data: bytes) -> str:
+    """Keep an uploaded file until the teacher imports it from the preview; a token."""
+    folder = _stash_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*"):
+        try:
+            if old.stat().st_mtime < time.time() - PREVIEW_SECONDS:
+                old.unlink()
+        except OSError:
+            pass
+    token = secrets.token_urlsafe(18)
+    (folder / f"{token}.bin").write_bytes(data)
+    (folder / f"{token}.name").write_text(filename, encoding="utf-8")
+    return token
+
+
+def _unstash(token: str) -> tuple[str, bytes] | None:
+    if not _TOKEN.match(token):
+        return None
+    folder = _stash_dir()
+    try:
+        return ((folder / f"{token}.name").read_text(encoding="utf-8"),
+                (folder / f"{token}.bin").read_bytes())
+    except OSError:
+        return None
+
+
+def _drop_stash(token: str) -> None:
+    if _TOKEN.match(token):
+        for suffix in (".bin", ".name"):
+            (_stash_dir() / f"{token}{suffix}").unlink(missing_ok=True)
+
+
+def _corrections() -> tuple[dict[int, str], dict[int, str]]:
+    """The preview's corrections, by line: ``author-<line>`` and ``type-<line>`` that
+    differ from what the file gave (``was-author-<line>``, ``was-type-<line>``)."""
+    authors, types = {}, {}
+    for key, value in request.form.items():
+        kind, _, line = key.partition("-")
+        if kind not in ("author", "type") or not line.isdigit():
+            continue
+        value = value.strip()[:MAX_NAME]
+        if not value or value == request.form.get(f"was-{kind}-{line}", "").strip():
+            continue
+        if kind == "author":
+            authors[int(line)] = value
+        elif value in QUESTION_TYPES:
+            types[int(line)] = value
+    return authors, types
+
+
+_IMG = re.compile(r'<img\b(?:(?=[^>]*\salt="([^"]*)"))?[^>]*>')
+
+
+def preview_html(html: str) -> Markup:
+    """A question's HTML for the preview page, its images (not stored yet) shown as
+    their alt text. Markup (not escaped again): it is nh3's allow-listed output."""
+    return Markup(_IMG.sub(lambda m: f'<span class="img-alt">[{m.group(1) or "img"}]</span>',
+                           html))
+
+
+def _preview_page(form: dict, filename: str, report: BankReport, token: str):
+    """Every question of the file with the author and type it will get (editable), the
+    unusable ones with the reason, the errors; nothing saved yet."""
+    questions = [{"line": line, "id": q.id, "author": q.author, "type": q.type,
+                  "text": q.text, "html": preview_html(q.text_html), "answer": q.answer}
+                 for q, line in report.located()]
+    unusable = [{"line": issue.line, "message": issue.message, "reason": issue.reason,
+                 "text": issue.text} for issue in report.unusable]
+    return render_template("banks/preview.html", form=form, file=filename, token=token,
+                           report=report, questions=questions, unusable=unusable,
+                           errors=[str(issue) for issue in report.errors],
+                           types=QUESTION_TYPES, images=len(report.images))
 
 
 def upload_filename(name: str) -> str:
@@ -185,15 +314,22 @@ def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> Im
             return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
 
     # Read keeping the good questions, then decide: what the teacher sees is
-    # every problem at once, not only the first file's worth.
-    report = read()
+    # every problem at once, not only the first file's worth. Parsing a large file
+    # takes seconds: off the event loop, so no game waits for it.
+    report = off_the_loop(_read_in_language, read, _report_language())
     conflicts = []
     if target_bank is not None and form["mode"] == "add":
         conflicts = _conflicts_with_bank(report, target_bank["id"])
+    mark_no_answer(report)   # after the conflicts: the questions dropped are not marked
     errors = [{"line": issue.line, "text": str(issue)} for issue in report.errors] + conflicts
     errors.sort(key=lambda error: error["line"] or 0)
+    lang = getattr(g, "lang", "es")
     result = {"file": filename, "format": report.format, "errors": errors,
               "unusable": [str(issue) for issue in report.unusable], "notes": report.notes,
+              "no_answer": [str(issue) for issue in report.no_answer],
+              "without_author": report.without_author,
+              "author_hint": message(lang, "hint.author.web", n=report.without_author)
+              if report.without_author else "",
               "usable": len(report.questions), "imported": 0, "bank": None,
               "table": coverage(report.questions) if report.questions else {}}
 
@@ -204,20 +340,37 @@ def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> Im
 
     if target_bank is None:
         try:
-            bank_id = save_bank(database, form["name"], report.questions)
+            bank_id = save_bank(database, form["name"], report.questions, images=report.images)
         except ValueError:
             return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
     elif form["mode"] == "replace":
-        bank_id = save_bank(database, target_bank["name"], report.questions, replace=True)
+        bank_id = save_bank(database, target_bank["name"], report.questions, replace=True,
+                            images=report.images)
     else:
         try:
-            add_questions(database, target_bank["id"], report.questions)
+            add_questions(database, target_bank["id"], report.questions, images=report.images)
         except QuestionIdTaken as taken:   # the bank changed since the check: say so
             return ImportOutcome(None, "banks.import.id_taken_now", 400, {"id": taken.qid})
         bank_id = target_bank["id"]
     result["imported"] = len(report.questions)
     result["bank"] = bank_info(database, bank_id)
     return ImportOutcome(result, None, 200, report=report)
+
+
+def _report_language() -> str | None:
+    """The language of the import report: the page's; for the JSON API English (as
+    its texts always were) unless the client asks ``?lang=``."""
+    if request.blueprint == "api_v1":
+        asked = request.args.get("lang")
+        return asked if asked in ("es", "en") else "en"
+    return None
+
+
+def _read_in_language(read: Callable[[], BankReport], lang: str | None) -> BankReport:
+    with language_forced(lang):
+        report = read()
+    report.lang = lang or report.lang
+    return report
 
 
 def _conflicts_with_bank(report, bank_id: int) -> list[dict]:
@@ -227,10 +380,10 @@ def _conflicts_with_bank(report, bank_id: int) -> list[dict]:
     found = bank_questions(database, bank_id)
     existing = found[1] if found else []
     ids = {q.id for q in existing}
-    same = {(same_text_key(q.author), q.type, same_text_key(q.text)): q.id for q in existing}
+    same = {duplicate_key(q): q.id for q in existing}
     kept, conflicts = [], []
     for question, line in report.located():
-        key = (same_text_key(question.author), question.type, same_text_key(question.text))
+        key = duplicate_key(question)
         where = f"{report.file}:{line}" if line is not None else report.file
         if question.id in ids:
             conflicts.append({"line": line, "text": where + ": " + _t(
@@ -405,6 +558,10 @@ def export_response(info: dict) -> Response:
 def remove_bank(bank_id: int):
     """Delete a bank (games created from it keep their own copy of its questions)."""
     info = _bank_or_404(bank_id)
+    if has_images(database, bank_id) and games_using(database, info["name"]):
+        # Its games in progress show its images: deleting it would blank them.
+        return Response(_t("bank_images.in_use", name=info["name"]), status=409,
+                        mimetype="text/plain; charset=utf-8")
     delete_bank(database, bank_id)
     return redirect(url_for("banks.index", done="bank_deleted", name=info["name"]))
 

@@ -102,6 +102,16 @@ SCHEMAS: dict = {
             "errors": {"type": "array", "items": _ref("ImportIssue")},
             "unusable": {"type": "array", "items": _ref("ImportIssue")},
             "notes": {"type": "array", "items": {"type": "string"}},
+            "no_expected_answer": {
+                "type": "array", "items": _ref("ImportIssue"),
+                "description": "Imported open questions without an expected answer "
+                               "(\"sin respuesta esperada\"): the GM judges them"},
+            "without_author": {
+                "type": "integer",
+                "description": "Moodle questions not imported for want of an author: no "
+                               "category (or Moodle's default one) and no `author` sent"},
+            "author_hint": {"type": "string",
+                            "description": "How to give them one (empty when none lack it)"},
             "questions_by_author_type": _ref("CountsByAuthorAndType"),
         },
     },
@@ -134,6 +144,15 @@ SCHEMAS: dict = {
             "name": {"type": "string", "description": "The bank's name (default: the file's)"},
             "skip_errors": {"type": "string", "enum": ["true", "false", "1", "0"]},
             "replace": {"type": "string", "enum": ["true", "false", "1", "0"]},
+            "author": {"type": "string", "maxLength": 200,
+                       "description": "Moodle files: the author of the questions with no "
+                                      "category, or in Moodle's default category"},
+            "short_answer": {"type": "string", "enum": ["auto", "quien", "abierta"],
+                             "default": "auto",
+                             "description": "Moodle short answers: quien when they ask who "
+                                            "said or wrote something or their answer names "
+                                            "an author of the bank (auto); or all quien, or "
+                                            "all abierta (expected answer: the accepted ones)"},
         },
     },
     "Settings": {

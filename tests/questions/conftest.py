@@ -8,6 +8,13 @@ import pytest
 DATA = Path(__file__).resolve().parents[1] / "data" / "banks"
 
 
+@pytest.fixture(autouse=True)
+def english_reports(monkeypatch):
+    """The commands' reports in English, whatever the LANG of the machine running
+    the tests (they follow LANG); tests of Spanish reports pass --lang es."""
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def write(tmp_path):
     """Write a bank file and return its path: ``write("banco.csv", text_or_bytes)``.

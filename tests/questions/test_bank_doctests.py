@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-MODULES = ["text", "csv_bank", "moodle_rules", "summary", "loader", "gift", "moodle_xml", "report"]
+MODULES = ["text", "csv_bank", "moodle_rules", "summary", "loader", "gift", "moodle_xml", "report",
+           "messages"]
 
 
 @pytest.mark.parametrize("name", MODULES)

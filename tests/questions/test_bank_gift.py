@@ -25,9 +25,11 @@ def only(report) -> Question:
 @pytest.mark.parametrize("block, answer", [
     ("{T}", "Verdadero"), ("{TRUE}", "Verdadero"), ("{F}", "Falso"), ("{FALSE}", "Falso"),
     ("{true}", "Verdadero"), ("{ F }", "Falso"),
-    ("{T#No: lo dijo en 1784.}", "Verdadero — No: lo dijo en 1784."),
-    ("{F#Falla#Bien: es falso}", "Falso — Bien: es falso / Falla"),
-    ("{T#Mal#Bien####Texto de 1784}", "Verdadero — Bien / Mal"),
+    # {T#wrong#right}: only the feedback for the right choice (issue 14).
+    ("{T#No: lo dijo en 1784.}", "Verdadero"),
+    ("{F#Falla#Bien: es falso}", "Falso — Bien: es falso"),
+    ("{T#Mal#Bien####Texto de 1784}", "Verdadero — Bien"),
+    ("{T#Falso: sí salió, aunque poco.#Correcto.}", "Verdadero — Correcto."),
 ])
 def test_true_false_is_vf(write, block, answer):
     question = only(read(write, f"La Ilustración es la salida de la minoría de edad. {block}\n"))
@@ -65,13 +67,15 @@ def test_essay_with_general_feedback_is_abierta(write):
     assert question.notes == ""
 
 
-def test_essay_without_expected_answer_is_unusable(write):
+def test_essay_without_expected_answer_is_kept_for_the_gm_to_judge(write):
+    # Issue 14: most real essays have no general feedback; they are kept.
     report = read(write, "Comenta la Crítica. {}\n")
-    assert report.ok and report.questions == []
-    assert [str(i) for i in report.unusable] == [
-        "banco.gift:3: essay question has no expected answer "
-        "(add it as general feedback after ####)"]
-    assert report.unusable[0].kind == "unusable"
+    question = only(report)
+    assert (question.type, question.answer) == ("abierta", "")
+    assert report.unusable == []
+    assert [str(i) for i in report.no_answer] == [
+        "banco.gift:3: banco-3: no expected answer: the GM judges it"]
+    assert report.no_answer[0].kind == "no_answer"
 
 
 @pytest.mark.parametrize("body, why", [
@@ -93,7 +97,9 @@ def test_kinds_the_game_cannot_use_are_reported_with_their_line(write, body, why
 def test_fill_the_blank(write):
     question = only(read(write, "Sapere aude es el lema de la {=Ilustración} según Kant.\n"))
     assert question.text == "Sapere aude es el lema de la _____ según Kant."
-    assert question.type == "quien" and question.answer == "Ilustración"
+    # Issue 14: it does not ask who said it, and "Ilustración" is no author.
+    assert question.type == "abierta"
+    assert question.answer == "Respuestas aceptadas: Ilustración"
 
 
 def test_answer_block_on_its_own_lines(write):
@@ -190,7 +196,7 @@ def test_category_sets_the_author_of_the_questions_after_it(write):
 
 def test_html_text_becomes_plain_text(write):
     body = ("::h:: [html]<p>Kant &amp; <b>la</b> Ilustraci&oacute;n&nbsp;(1784)</p><p>Segundo "
-            "párrafo</p><script>x</script> {T#[html]<i>Bien</i>}\n\n"
+            "párrafo</p><script>x</script> {T#Mal#[html]<i>Bien</i>}\n\n"
             "::e:: [html]<p>Explica</p>{####<p>Un <em>mandato</em> &lt;sin&gt; condición</p>}\n")
     report = read(write, body)
     vf, essay = report.questions
@@ -199,10 +205,18 @@ def test_html_text_becomes_plain_text(write):
     assert essay.text == "Explica" and essay.answer == "Un mandato <sin> condición"
 
 
-@pytest.mark.parametrize("prefix", ["[moodle]", "[plain]", "[markdown]", "[PLAIN]"])
-def test_other_text_formats_keep_the_text_as_written(write, prefix):
+@pytest.mark.parametrize("prefix", ["[plain]", "[PLAIN]"])
+def test_plain_text_keeps_the_text_as_written(write, prefix):
     question = only(read(write, f"{prefix}Si a < b y <b>c</b> {{T}}\n"))
-    assert question.text == "Si a < b y <b>c</b>"
+    assert question.text == "Si a < b y <b>c</b>" and question.text_html == ""
+
+
+@pytest.mark.parametrize("prefix", ["", "[moodle]", "[markdown]"])
+def test_moodle_and_markdown_render_simple_html_as_moodle_does(write, prefix):
+    # Issue 14: Moodle renders HTML tags in moodle_auto_format and in Markdown.
+    question = only(read(write, f"{prefix}Si a < b y <b>c</b> {{T}}\n"))
+    assert question.text == "Si a < b y c"
+    assert "<b>c</b>" in question.text_html
 
 
 @pytest.mark.parametrize("body, message", [
@@ -235,13 +249,20 @@ def test_sample_gift_file(data_dir):
     report = load_bank(data_dir / "muestra.gift")
     assert report.ok and report.format == "gift"
     by_id = {q.id: q for q in report.questions}
-    assert len(by_id) == 9
+    assert len(by_id) == 10    # the essay without expected answer is kept (issue 14)
     assert {q.author for q in report.questions} == {"Kant", "Arendt"}
     assert by_id["kant-abierta-1"].text == ("Explica la diferencia entre imperativo hipotético "
                                             "y categórico.")
     assert by_id["arendt-hueco"].text.endswith("labor, trabajo y _____ en \"La condición humana\".")
     assert [(i.line, i.message.split(" ")[0]) for i in report.unusable] == [
-        (16, "multiple-choice"), (33, "essay")]
+        (16, "multiple-choice")]
+    assert by_id["arendt-ensayo-sin-respuesta"].answer == ""
+    assert [i.line for i in report.no_answer] == [33]
+    # "¿Quién escribió...", "¿Quién acuñó..." stay quien; the fill-in "{=acción}" is abierta.
+    assert by_id["arendt-hueco"].answer == "Respuestas aceptadas: acción"
+    assert [by_id[q].type for q in ("kant-quien-1", "arendt-quien-1", "arendt-hueco")] == [
+        "quien", "quien", "abierta"]
+    assert by_id["kant-vf-1"].answer == 'Verdadero — Sí: "Sapere aude".'
 
 
 def _generated_gift(count: int) -> tuple[str, dict[str, int]]:

@@ -87,8 +87,10 @@ def test_the_package_needs_no_web_or_database_library():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("name, count", [("muestra.csv", 3), ("muestra.gift", 9), ("muestra.xml", 3)])
+# muestra.gift: 10 since issue 14 keeps its essay without an expected answer.
+@pytest.mark.parametrize("name, count", [("muestra.csv", 3), ("muestra.gift", 10), ("muestra.xml", 3)])
 def test_sample_files_load_cleanly(data_dir, name, count):
     report = load_bank(data_dir / name)
-    assert report.ok and report.notes == []
+    # The only note: where the short answers went (issue 14).
+    assert report.ok and [n for n in report.notes if "short answer" not in n] == []
     assert len(report.questions) == count

@@ -47,7 +47,7 @@ def test_true_false(write):
                         name="Nacimiento"))
     q = only(load_bank(write("banco.xml", xml)))
     assert q == Question("nacimiento", "Kant", "vf", "Kant nació en Königsberg.",
-                         "Verdadero — Sí, en 1724. / No: revisa su biografía.", "Prusia oriental.")
+                         "Verdadero — Sí, en 1724.", "Prusia oriental.")   # issue 14
 
 
 def test_true_false_whose_right_answer_is_false(write):
@@ -81,11 +81,12 @@ def test_essay_prefers_information_for_graders(write):
     assert only(load_bank(write("banco.xml", general_only))).answer == "Lo esperado."
 
 
-def test_essay_without_expected_answer_is_unusable(write):
+def test_essay_without_expected_answer_is_kept_for_the_gm_to_judge(write):
     report = load_bank(write("banco.xml", quiz(question("essay", "Comenta."))))
-    assert report.ok and report.questions == []
-    assert report.unusable[0].line == 6
-    assert "essay question has no expected answer" in report.unusable[0].message
+    assert report.ok and report.unusable == []
+    assert [(q.type, q.answer) for q in report.questions] == [("abierta", "")]
+    assert [str(i) for i in report.no_answer] == [
+        "banco.xml:6: banco-6: no expected answer: the GM judges it"]
 
 
 @pytest.mark.parametrize("kind, why", [

@@ -1,0 +1,151 @@
+"""Issue 14, part 3: images embedded in Moodle XML are kept with the bank and served to the
+pages of a game made from it; images the file only names make the question unusable."""
+from __future__ import annotations
+
+import base64
+import io
+import itertools
+import struct
+import zlib
+
+import pytest
+
+from facilitator import create_app
+from facilitator.extensions import database, store
+from facilitator.questions import parse_bank
+from facilitator.questions.images import MAX_IMAGE_BYTES
+
+ADDRESSES = (f"10.9.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+ORIGIN = {"Origin": "http://localhost"}
+
+
+def tiny_png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
+
+
+def question(name: str, text: str, files: str = "") -> str:
+    return (f'<question type="truefalse"><name><text>{name}</text></name>'
+            f'<questiontext format="html"><text><![CDATA[{text}]]></text>{files}</questiontext>'
+            '<answer fraction="100"><text>true</text></answer>'
+            '<answer fraction="0"><text>false</text></answer></question>')
+
+
+def png_file(name: str = "switch.png", data: bytes | None = None) -> str:
+    encoded = base64.b64encode(data if data is not None else tiny_png()).decode()
+    return f'<file name="{name}" path="/" encoding="base64">{encoded}</file>'
+
+
+def quiz(*questions: str) -> bytes:
+    return ('<?xml version="1.0"?><quiz><question type="category"><category>'
+            '<text>$course$/top/Kant</text></category></question>'
+            + "".join(questions) + "</quiz>").encode()
+
+
+IMG = '<p>¿Está encendido?<img src="@@PLUGINFILE@@/switch.png" alt="un interruptor"></p>'
+
+
+def test_an_embedded_image_is_kept_with_the_question():
+    report = parse_bank(quiz(question("q1", IMG, png_file())), "b.xml")
+    assert report.ok and len(report.questions) == 1
+    (name,) = report.images
+    assert report.images[name] == ("image/png", tiny_png())
+    assert f'src="image:{name}"' in report.questions[0].text_html
+    assert 'alt="un interruptor"' in report.questions[0].text_html
+
+
+def test_an_image_the_file_only_names_makes_the_question_unusable():
+    report = parse_bank(quiz(question("q1", '<p>Mira <img src="switch.jpg" alt="x"></p>')),
+                        "b.xml", lang="es")
+    assert report.ok and report.questions == []
+    (issue,) = report.unusable
+    assert issue.reason == "image_missing"
+    assert "la imagen no está en el archivo (switch.jpg)" in issue.message
+
+
+def test_a_remote_image_makes_the_question_unusable():
+    report = parse_bank(quiz(question("q1", '<p>Mira <img src="https://e.example/a.png"></p>')),
+                        "b.xml")
+    assert [issue.reason for issue in report.unusable] == ["image_missing"]
+
+
+def test_two_questions_that_differ_only_by_their_image_are_not_duplicates():
+    other = tiny_png()[:-12] + b"\x00\x00\x00\x00IEND\xaeB`\x82" + b"\x00"
+    report = parse_bank(quiz(question("q1", IMG, png_file()),
+                             question("q2", IMG, png_file(data=other))), "b.xml")
+    assert report.ok, report.errors
+    assert len(report.questions) == 2 and len(report.images) == 2
+
+
+@pytest.mark.parametrize("data", [
+    b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    b"\x89PNG\r\n\x1a\n" + b"\x00" * MAX_IMAGE_BYTES,
+])
+def test_svg_and_oversized_images_are_refused(data):
+    report = parse_bank(quiz(question("q1", IMG, png_file(data=data))), "b.xml")
+    assert report.images == {} and report.questions == []
+    assert [issue.reason for issue in report.unusable] == ["image_missing"]
+    assert any("switch.png" in note for note in report.notes)
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
+                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
+    store._games.clear()
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
+    assert client.post("/console/login", data={"secret": "x"}).status_code == 302
+    yield client
+    store._games.clear()
+    database.engine.dispose()
+
+
+def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
+    from facilitator.store.banks import find_bank
+    from facilitator.store.models import GameRow
+    body = quiz(question("q1", IMG, png_file()), question("q2", "Kant es alemán.")) 
+    response = client.post("/console/banks/import", headers=ORIGIN,
+                           content_type="multipart/form-data",
+                           data={"file": (io.BytesIO(body), "imagenes.xml"), "target": "new",
+                                 "name": "Con imagen", "author": "Kant"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    bank_id = find_bank(database, "Con imagen")["id"]
+    teams = [{"name": name, "members": 4} for name in ("A", "B", "C", "D")]
+    response = client.post("/console/games", json={"name": "P", "settings": {"teams": teams},
+                                                   "bank_id": bank_id})
+    assert response.status_code == 200, response.get_json()
+    game_id = response.get_json()["game_id"]
+    with database.session() as session:
+        row = session.get(GameRow, game_id)
+        public_id, questions = row.public_id, row.questions
+    html = next(q["text_html"] for q in questions if q.get("text_html"))
+    assert f'src="/g/{public_id}/img/' in html
+    url = html.split('src="', 1)[1].split('"', 1)[0]
+
+    anonymous = client.application.test_client()       # a tablet: no GM login
+    image = anonymous.get(url)
+    assert image.status_code == 200 and image.data == tiny_png()
+    assert image.headers["Content-Type"] == "image/png"
+    assert image.headers["X-Content-Type-Options"] == "nosniff"
+    assert anonymous.get(url.replace(public_id, "0" * 32)).status_code == 404
+
+    # The formatted text: a team gets it only once the question is asked.
+    qid = next(q["id"] for q in questions if q.get("text_html"))
+    ref = [q["id"] for q in questions].index(qid) + 1
+    assert anonymous.get(f"/g/{game_id}/rich/{ref}").status_code == 404
+
+    def play(change):
+        change.play({"do": "declare", "mode": "normal"})
+        change.play({"do": "choose", "author": "Kant", "type": "vf"})
+        change.play({"do": "question", "id": qid})
+    store.transact(game_id, "gm", play)
+    rich = anonymous.get(f"/g/{game_id}/rich/{ref}").get_json()
+    assert rich["html"] == html and "answer_html" not in rich
+
+    # A bank whose images a game in progress shows is not deleted.
+    response = client.post(f"/console/banks/{bank_id}/delete", headers=ORIGIN)
+    assert response.status_code == 409
