@@ -172,7 +172,7 @@ def test_language_switch_on_console_and_tablet(room):
     expect(t1.get_by_test_id("team-mine").locator("h2")).to_have_text("Your cards")
     expect(t1.get_by_test_id("team-name")).to_have_text("Equipo 1")
     t1.get_by_test_id("lang-switch").click()
-    expect(t1.get_by_test_id("team-mine").locator("h2")).to_have_text("Vuestras cartas")
+    expect(t1.get_by_test_id("team-mine").locator("h2")).to_have_text("Sus cartas")
 
 
 def test_a_late_acknowledgement_does_not_undo_a_newer_draft(room):

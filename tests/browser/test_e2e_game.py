@@ -27,8 +27,9 @@ from facilitator.engine import replay
 
 
 def es_num(x: float) -> str:
-    """A score as the Spanish pages print it (toLocaleString('es')): 2.5 → '2,5'."""
-    return str(int(x)) if float(x).is_integer() else str(x).replace(".", ",")
+    """A score as the Spanish pages print it: 2.5 → '2,5', −0.5 → '−0,5' (a real minus)."""
+    text = str(int(x)) if float(x).is_integer() else str(x).replace(".", ",")
+    return text.replace("-", "\u2212")
 
 
 class Game:
@@ -143,7 +144,7 @@ def test_whole_game_through_the_buttons(room):
     g.read_question()
     g.start_timer()
     gm.get_by_test_id("verdict-full").click()
-    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("completa")
+    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("Completa")
     g.end_turn(2)
 
     # ---- turn 3: a wrong verdict by mistake, undone on the console ------------------
@@ -152,9 +153,9 @@ def test_whole_game_through_the_buttons(room):
     g.read_question()
     g.start_timer()
     gm.get_by_test_id("verdict-wrong").click()
-    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("incorrecta")
+    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("Incorrecta")
     expect(proj.get_by_test_id("proj-awards")).to_contain_text("pifie")
-    expect(proj.get_by_test_id("score-team-3").locator(".score")).to_have_text("-0,5")
+    expect(proj.get_by_test_id("score-team-3").locator(".score")).to_have_text("\u22120,5")
     room.shot(proj, "04-undo-before-projector", full_page=False)
     gm.get_by_test_id("undo").click()
     expect(proj.get_by_test_id("proj-verdict")).to_have_count(0)
@@ -175,7 +176,7 @@ def test_whole_game_through_the_buttons(room):
     g.read_question()
     g.start_timer()
     gm.get_by_test_id("verdict-wrong").click()
-    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("incorrecta")
+    expect(proj.get_by_test_id("proj-verdict")).to_contain_text("Incorrecta")
     expect(proj.get_by_test_id("proj-awards")).to_have_count(0)
     expect(t4.get_by_test_id("my-pifies")).to_contain_text("Pifies: 0")
     g.end_turn(4)

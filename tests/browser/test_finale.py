@@ -43,7 +43,7 @@ def test_podium_shared_ranks_and_charts_on_every_screen(room, server):
         item = projector.get_by_test_id(f"rank-{place}")
         expect(item).to_have_attribute("data-team", str(row["team"]))
         expect(item).to_have_attribute("data-rank", str(row["rank"]))
-        expect(item.locator(".prank")).to_have_text(f"{row['rank']}.")
+        expect(item.locator(".prank")).to_have_text(f"{row['rank']}.º")
     for place in (1, 2, 3):
         step = projector.get_by_test_id(f"podium-{place}")
         expect(step).to_have_attribute("data-team", str(expected[place - 1]["team"]))
@@ -78,18 +78,19 @@ def test_podium_shared_ranks_and_charts_on_every_screen(room, server):
     # The results page: standings, podium and the two charts.
     gm.goto(f"{server.url}/console/{room.game_id}/results")
     expect(gm.get_by_test_id("results")).to_be_visible()
-    spanish = gm.locator("html").get_attribute("lang") == "es"
+    spanish = (gm.locator("html").get_attribute("lang") or "").startswith("es")
     for row in expected:
         line = gm.get_by_test_id(f"standing-{row['team']}")
         expect(line.locator("td").first).to_have_text(str(row["rank"]))
         score = str(row["score"]).replace(".", ",") if spanish else str(row["score"])
+        score = score.replace("-", "\u2212")          # a real minus sign
         expect(gm.get_by_test_id(f"score-{row['team']}")).to_have_text(score)
     podium = gm.get_by_test_id("podium")
     expect(podium).to_be_visible()
     expect(podium.locator("[data-testid^=podium-]")).to_have_count(3)
-    expect(podium.get_by_test_id("podium-1")).to_contain_text("1º")
-    expect(podium.get_by_test_id("podium-2")).to_contain_text("1º")
-    expect(podium.get_by_test_id("podium-3")).to_contain_text("3º")
+    expect(podium.get_by_test_id("podium-1")).to_contain_text("1.º")
+    expect(podium.get_by_test_id("podium-2")).to_contain_text("1.º")
+    expect(podium.get_by_test_id("podium-3")).to_contain_text("3.º")
     for chart_id in ("chart-scores", "chart-cards"):
         expect(gm.get_by_test_id(chart_id).locator("svg")).to_have_count(1)
         expect(gm.get_by_test_id(chart_id)).to_be_visible()
