@@ -1,19 +1,27 @@
 """Fault campaigns against a real server process: SIGKILL at many points, then fuzzing.
 
-    python bench/faults.py [--points N] [--payloads P] [--seed S]
+    python bench/faults.py [--points N] [--payloads P] [--seed S] [--flood-seconds F]
 
 Starts ``facilitator serve`` in a temporary folder, kills it with SIGKILL at
 N points of a scripted game (restarting it on the same SQLite file each
 time) and checks that no acknowledged action is lost, then sends P random
-and hostile payloads over real Socket.IO connections. It ends with one line:
+and hostile payloads over real Socket.IO connections; then a flood phase: one
+team device and one projector of game X send as fast as they can (reconnecting
+when the server closes them) for F seconds (at most 200,000 events) while game Y
+plays at classroom pace (a GM action a second, its GM, four team screens and a
+projector connected), after a baseline run of Y of the same length without the
+flood. It prints Y's GM-action-to-last-screen latency p99 with and without the
+flood and their ratio, and ends with one line:
 
-    kill points N, actions lost L, payloads P, server errors E
+    kill points N, actions lost L, payloads P, server errors E, flood p99 ratio R
 
-L and E must be 0. The campaigns are in ``tests/live/campaigns.py``.
+L and E must be 0 and R at most 2. The campaigns are in ``tests/live/campaigns.py``;
+the flooding device is ``tests/live/test_flood.py``'s.
 """
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -25,12 +33,107 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "live")]
 from campaigns import fuzz_campaign, kill_campaign  # noqa: E402
 from server import Server  # noqa: E402
 
+#: At most this many events from the flooding devices together.
+FLOOD_MAX_EVENTS = 200_000
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
+
+
+#: Seconds between game Y's actions: a lively table (the GM and teams act a few times a
+#: second), and enough samples in 20 s (80) that the p99 is not a single action's time.
+PACE = 0.25
+
+
+def _classroom(table, seconds: float, tag: str) -> list[float]:
+    """Game Y at a lively classroom's pace: an action every PACE seconds for ``seconds``;
+    the latency of each from sending it to the last of Y's screens showing it."""
+    latencies: list[float] = []
+    everyone = table.everyone
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        n += 1
+        started = time.monotonic()
+        ack = table.gm.act({"do": "spokesperson", "team": 1 + n % 4, "name": f"{tag} {n}"})
+        if not ack.get("ok"):
+            raise RuntimeError(f"game Y's GM action refused: {ack}")
+        for client in everyone:
+            client.wait_seq(ack["seq"], timeout=30)
+        latencies.append(time.monotonic() - started)
+        time.sleep(max(0.0, PACE - (time.monotonic() - started)))
+    return latencies
+
+
+def flood_phase(folder: Path, seconds: float, log) -> dict:
+    """Game Y's latency without, then with, a flood from two devices of game X.
+
+    The server's database is put in memory-backed storage (/dev/shm) when there is
+    one: every action's commit waits for the disk (synchronous=FULL), and this
+    machine's disk sometimes takes 100 ms for it, in either phase alike; the phase
+    measures what a flood does to the server, not the disk's own hiccups.
+    """
+    from table import Table
+    from test_flood import flood_elsewhere, flood_result
+    shm = Path("/dev/shm")
+    instance = Path(tempfile.mkdtemp(prefix="facilitator-flood-", dir=shm)) if shm.is_dir() \
+        else folder / "flood"
+    instance.mkdir(exist_ok=True)
+    server = Server(instance).start()            # the default limits
+    y = x = None
+    try:
+        y = Table(server)
+        x = Table(server)
+        log(f"flood phase: baseline, game Y alone for {seconds:.0f} s")
+        baseline = _classroom(y, seconds, "base")
+        per_device = FLOOD_MAX_EVENTS // 2
+        seq = x.projector.last["seq"]
+        flooders = [
+            flood_elsewhere(server.url, {"role": "team", "token": x.tokens[1]}, "act",
+                            {"action": {"do": "spokesperson", "team": 1, "name": "Ana @N@"}},
+                            count=per_device, seconds=seconds, alternate="name"),
+            flood_elsewhere(server.url, {"role": "projector", "watch": x.watch_code()}, "sync",
+                            {"seq": seq}, count=per_device, seconds=seconds)]
+        log(f"flood phase: game X's team 1 device (act) and projector (sync) flood for "
+            f"{seconds:.0f} s while game Y plays")
+        flooded = _classroom(y, seconds, "flood")
+        results = [flood_result(f, timeout=seconds + 60) for f in flooders]
+        record = x.http.get(f"{server.url}/console/{x.game_id}/record.json", timeout=10).json()
+        alive = server.process.poll() is None
+        tracebacks = server.log().count("Traceback")
+    finally:
+        for table in (x, y):
+            if table is not None:
+                table.close()
+        server.stop()
+        if instance.parent == shm:
+            shutil.rmtree(instance, ignore_errors=True)
+    base, flood = _p99(baseline), _p99(flooded)
+    for name, result in zip(("team act", "projector sync"), results):
+        log(f"  flooder {name}: {result['sent']} events, {result['ok']} ok, {result['rate']} "
+            f"rate, {result['other']} other, closed by the server {result['closed']} times, "
+            f"connections refused {result['connect_refused']}")
+    log(f"  game X's record: {len(record['actions'])} actions")
+    log(f"  game Y, GM action to last screen: baseline p99 {base * 1000:.0f} ms "
+        f"(median {sorted(baseline)[len(baseline) // 2] * 1000:.0f} ms, {len(baseline)} "
+        f"actions); under flood p99 {flood * 1000:.0f} ms (median "
+        f"{sorted(flooded)[len(flooded) // 2] * 1000:.0f} ms, {len(flooded)} actions); "
+        f"ratio {flood / base:.2f}")
+    return {"ratio": flood / base, "baseline_p99": base, "flood_p99": flood,
+            "events": sum(r["sent"] for r in results), "stored": len(record["actions"]),
+            "errors": int(not alive) + tracebacks}
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=24, help="kill points (at least 20)")
     parser.add_argument("--payloads", type=int, default=5000, help="fuzz payloads")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--flood-seconds", type=float, default=20.0,
+                        help="length of the flood phase and of its baseline")
+    parser.add_argument("--only-flood", action="store_true", help="skip the kill and fuzz campaigns")
     options = parser.parse_args()
     started = time.monotonic()
 
@@ -38,6 +141,10 @@ def main() -> int:
         print(f"[{time.monotonic() - started:5.1f}s] {line}", flush=True)
 
     with tempfile.TemporaryDirectory(prefix="facilitator-faults-") as folder:
+        if options.only_flood:
+            flood = flood_phase(Path(folder), options.flood_seconds, log)
+            print(f"flood p99 ratio {flood['ratio']:.2f}, server errors {flood['errors']}")
+            return 0 if flood["ratio"] <= 2 and not flood["errors"] else 1
         kill = kill_campaign(Path(folder) / "kill", points=options.points, log=log)
         log(f"kill campaign: {kill['kill_points']} kill points, {kill['actions_lost']} actions "
             f"lost, {kill['mismatches']} mismatches; in flight at the kill: "
@@ -45,7 +152,8 @@ def main() -> int:
             f"{kill['in_flight_acked']} acknowledged ({kill['seconds']} s)")
         instance = Path(folder) / "fuzz"
         instance.mkdir()
-        server = Server(instance).start()
+        # The fuzz sends back to back: flood limits raised (the flood phase checks them).
+        server = Server(instance, env={"FACILITATOR_SOCKET_RATE_SCALE": "1000"}).start()
         try:
             fuzz = fuzz_campaign(server, payloads=options.payloads, seed=options.seed, log=log)
         finally:
@@ -57,12 +165,14 @@ def main() -> int:
             f"({fuzz['seconds']} s)")
         for example in fuzz["examples"]:
             log(f"  {example}")
+        flood = flood_phase(Path(folder), options.flood_seconds, log)
     lost = kill["actions_lost"] + kill["mismatches"]
     errors = fuzz["server_errors"] + fuzz["accepted"] + fuzz["unclear"] + int(fuzz["changed"]) \
-        + int(not fuzz["observers_ok"])
+        + int(not fuzz["observers_ok"]) + flood["errors"]
     print(f"kill points {kill['kill_points']}, actions lost {lost}, "
-          f"payloads {fuzz['payloads']}, server errors {errors}")
-    return 0 if lost == 0 and errors == 0 else 1
+          f"payloads {fuzz['payloads']}, server errors {errors}, "
+          f"flood p99 ratio {flood['ratio']:.2f}")
+    return 0 if lost == 0 and errors == 0 and flood["ratio"] <= 2 else 1
 
 
 if __name__ == "__main__":

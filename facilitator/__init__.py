@@ -5,8 +5,6 @@
 """
 from __future__ import annotations
 
-import os
-
 
 #: Socket.IO's async mode is always set, never detected: gevent for the server
 #: (``facilitator serve``), threading only for in-process use without a server.
@@ -19,12 +17,12 @@ def create_app(test_config: dict | None = None):
     # let gevent patch the standard library before Flask is first imported.
     from flask import Flask
 
-    from .resources import data_path, instance_path
+    from .resources import data_path, instance_path, make_private_folder
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(data_path("templates")),
                 static_folder=str(data_path("static")),
                 instance_path=str(instance_path()))
-    os.makedirs(app.instance_path, exist_ok=True)
+    make_private_folder(app.instance_path)      # 0700: the database and the signing key
 
     from .config import default_config
     app.config.update(default_config(app.instance_path))
@@ -49,6 +47,13 @@ def create_app(test_config: dict | None = None):
     database.init_app(app)
     store.forget()
     ensure_sample_bank(database, app.config["SAMPLE_BANK"])
+    if not getattr(socketio, "_facilitator_handlers", False):
+        # Before init_app: Flask-SocketIO keeps handlers registered while it has no server
+        # and gives them to every server init_app makes (one per app). Registered after,
+        # they would reach only the first app's server, and a second app in the same
+        # process would accept any connection unchecked.
+        register(socketio)
+        socketio._facilitator_handlers = True
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
                       message_queue=app.config["MESSAGE_QUEUE"],
                       channel=app.config["MESSAGE_QUEUE_CHANNEL"],
@@ -57,9 +62,6 @@ def create_app(test_config: dict | None = None):
                       cors_allowed_origins=None, serializer=json_packet_class())
     drop_malformed_packets(socketio.server)
     app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))
-    if not getattr(socketio, "_facilitator_handlers", False):
-        register(socketio)
-        socketio._facilitator_handlers = True
 
     from .web import register_blueprints
     register_blueprints(app)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from .resources import data_path
@@ -29,8 +30,26 @@ def database_url(instance_path: str) -> str:
         "sqlite:///" + str(Path(instance_path) / "facilitator.db"))
 
 
+#: Longest console session one may configure: a year (``FACILITATOR_SESSION_HOURS``).
+MAX_SESSION_HOURS = 366 * 24
+
+
+def session_hours() -> float:
+    """``FACILITATOR_SESSION_HOURS``: how long a console login lasts (12, a lecture day)."""
+    text = os.environ.get("FACILITATOR_SESSION_HOURS") or "12"
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = float("nan")
+    if not 0 < hours <= MAX_SESSION_HOURS:      # also refuses nan
+        raise ValueError(f"FACILITATOR_SESSION_HOURS={text!r}: give a number of hours "
+                         f"above 0 and at most {MAX_SESSION_HOURS}")
+    return hours
+
+
 def default_config(instance_path: str) -> dict:
     """Settings read from the environment, with a SQLite file in the instance folder by default."""
+    hours = session_hours()
     return {
         "DATABASE_URL": database_url(instance_path),
         "MESSAGE_QUEUE": os.environ.get("FACILITATOR_MESSAGE_QUEUE") or None,
@@ -42,6 +61,9 @@ def default_config(instance_path: str) -> dict:
         "PING_INTERVAL": int(os.environ.get("FACILITATOR_PING_INTERVAL", "10")),
         "PING_TIMEOUT": int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),
         "SAMPLE_BANK": str(data_path("questions") / "filosofia.csv"),
+        # A console login lasts this long, on the server (store/sessions.py) and in the cookie.
+        "SESSION_HOURS": hours,
+        "PERMANENT_SESSION_LIFETIME": timedelta(hours=hours),
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
@@ -50,4 +72,12 @@ def default_config(instance_path: str) -> dict:
         # count per student address, not per proxy), and each process's database pool.
         "TRUSTED_PROXIES": int(os.environ.get("FACILITATOR_TRUSTED_PROXIES", "0")),
         "DATABASE_POOL_SIZE": int(os.environ.get("FACILITATOR_DATABASE_POOL_SIZE", "10")),
+        # A team device's token is refused this many hours after its game ended (the
+        # results stay on the tablets that long); a fraction of an hour is allowed.
+        "DEVICE_GRACE_HOURS": float(os.environ.get("FACILITATOR_DEVICE_GRACE_HOURS", "12")),
+        # Flood limits of Socket.IO events (facilitator/live/flood.py, docs/deploy.md): every
+        # bucket's size and refill multiplied by this (0: none); SOCKET_RATE_LIMITS overrides
+        # single buckets, {"act:device": [20, 1]}.
+        "SOCKET_RATE_SCALE": float(os.environ.get("FACILITATOR_SOCKET_RATE_SCALE", "1")),
+        "SOCKET_RATE_LIMITS": {},
     }

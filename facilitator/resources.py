@@ -36,3 +36,13 @@ def instance_path() -> Path:
     if INSTALLED.is_dir():
         return Path.cwd() / "instance"
     return CHECKOUT / "instance"
+
+
+def make_private_folder(path: str | os.PathLike) -> Path:
+    """Create the folder ``path`` (and its parents) readable by its owner only (0700),
+    whatever the umask; a folder that already exists is left as it is."""
+    path = Path(path)
+    if not path.is_dir():
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        os.chmod(path, 0o700)          # makedirs' mode is filtered by the umask
+    return path

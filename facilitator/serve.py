@@ -86,7 +86,17 @@ def _no_delay_handler():
 
     class Handler(pywsgi.WSGIHandler):
         """gevent writes headers and body apart: without TCP_NODELAY each answer can
-        wait ~40 ms on Nagle's algorithm and delayed ACKs."""
+        wait ~40 ms on Nagle's algorithm and delayed ACKs.
+
+        And a WebSocket ends its connection: Engine.IO's WebSocket (simple-websocket)
+        works on a duplicate of the socket and, when the session ends, sends its close
+        frame and returns from the WSGI app without any HTTP response. pywsgi then took
+        the connection for keep-alive and read what the client still sent (its close
+        frame, a last packet) as the next HTTP request: "Expected GET method;
+        Got command='\x88...'" logged per disconnect, and, as a close frame holds no
+        line break, the connection held open until the client gave up waiting for the
+        close to finish (3 s for python clients). After an upgrade, close it at once.
+        """
 
         def __init__(self, sock, address, server, rfile=None):
             try:
@@ -94,5 +104,12 @@ def _no_delay_handler():
             except OSError:
                 pass
             super().__init__(sock, address, server, rfile)
+
+        def handle_one_response(self):
+            try:
+                super().handle_one_response()
+            finally:
+                if (self.environ.get("HTTP_UPGRADE") or "").lower() == "websocket":
+                    self.close_connection = True    # never read past a WebSocket
     return Handler
 

@@ -111,7 +111,7 @@ def test_r_u8_deliberation_seconds_per_round():
                                "deliberation_seconds": [30, 90]})
     assert (settings.seconds_for(1), settings.seconds_for(2)) == (30, 90)
     assert parse_settings({"teams": teams(4, 4, 4, 4)}).seconds_for(6) == 60
-    refused_settings({"teams": teams(4, 4, 4, 4), "deliberation_seconds": -5}, "format")
+    refused_settings({"teams": teams(4, 4, 4, 4), "deliberation_seconds": -5}, "R-U8")
 
 
 def test_partial_settings_merge_with_defaults():

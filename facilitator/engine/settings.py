@@ -27,6 +27,18 @@ DEFAULT_EXCHANGE_COST = 3                      # R-K6
 MAX_EXCHANGE_COST = 20                         # an exchange action lists at most this many cards
 DEFAULT_POINTS = {"card": 1, "consolation": 0.5, "pifie": -0.5, "risky_bonus": 4}  # R-P1
 
+# Bounds (RULES.md section 12's settings table): generous for a real classroom, small
+# enough that no setting can make a game's state or a check grow without limit.
+MAX_ROUNDS = 20                                # R-O1
+MAX_MAX_MEMBERS = 12                           # R-T2
+MAX_TEAM_NAME = 100                            # format: characters of a team's name
+MIN_SECONDS, MAX_SECONDS = 1, 1800             # R-U8: deliberation time of a round (1 s: live tests)
+MAX_SPECIAL_CARDS = 10                         # R-K1: of each kind, dealt to each team
+MAX_BANK_SPECIAL_CARDS = 50                    # R-K6: of each kind, in the bank
+MAX_POINTS = 100                               # R-P1: each value from -100 to 100 ...
+POINTS_STEP = 100                              # ... in steps of 0.01 (1/100)
+MAX_EXTRA_DEPTH = 32                           # format: nesting of a key kept verbatim
+
 #: The keys this project gives a meaning to; any other key is kept as it is.
 KNOWN_KEYS = frozenset({
     "teams", "max_members", "rounds", "round_modes", "individual_rounds",
@@ -137,7 +149,7 @@ def _points(given: dict) -> Points:
     return Points(*(exact(merged[k]) for k in ("card", "consolation", "pifie", "risky_bonus")))
 
 
-def _card_counts(data: dict, key: str, default: dict) -> dict:
+def _card_counts(data: dict, key: str, default: dict, most: int, rule: str) -> dict:
     given = data.get(key, {})
     if not isinstance(given, dict):
         raise _format(f"settings.{key} must be an object like {default}")
@@ -145,38 +157,79 @@ def _card_counts(data: dict, key: str, default: dict) -> dict:
         if name not in SPECIAL_CARDS:
             raise _format(f"settings.{key}: unknown special card {name!r} "
                           f"(the cards are {', '.join(SPECIAL_CARDS)})")
-        if not _whole(count) or count < 0:
+        if not _whole(count):
             raise _format(f"settings.{key}.{name} must be a whole number, 0 or more")
+        if not 0 <= count <= most:
+            raise refuse(rule, f"settings.{key}.{name} must be from 0 to {most}, not {count}")
     return {**default, **given}
+
+
+def _depth_within(value: object, most: int) -> bool:
+    """Whether ``value`` (JSON data) nests at most ``most`` lists/objects deep and all its
+    text (keys too) is valid Unicode; no recursion, so any depth is safe to check."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str) and not is_unicode(item):
+            return False
+        if isinstance(item, (list, dict)):
+            if depth > most:
+                return False
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item if isinstance(key, str))
+            stack.extend((child, depth + 1)
+                         for child in (item.values() if isinstance(item, dict) else item))
+    return True
+
+
+def _check_points(points: object) -> None:
+    if not isinstance(points, dict) or any(
+            k not in DEFAULT_POINTS or not is_number(v) for k, v in points.items()):
+        raise _format("settings.points must be an object of numbers with keys "
+                      + ", ".join(DEFAULT_POINTS))
+    for key, value in points.items():
+        if not -MAX_POINTS <= value <= MAX_POINTS or (exact(value) * POINTS_STEP).denominator != 1:
+            raise refuse("R-P1", f"settings.points.{key} must be from {-MAX_POINTS} to "
+                                 f"{MAX_POINTS} in steps of 0.01, not {value}")
 
 
 def parse_settings(data: object) -> Settings:
     """Check a record's ``settings`` object and return the full settings.
 
-    Raises a Refusal naming ``format``, R-T1, R-T2, R-T3, R-O1 or R-O4.
+    Every setting is bounded (RULES.md section 12's table): raises a Refusal naming
+    ``format`` (a wrong type or length), R-T1, R-T2, R-T3, R-O1, R-O4, R-U8, R-K1,
+    R-K6 or R-P1.
     """
     if not isinstance(data, dict):
         raise _format("settings must be an object holding at least the team list")
     teams = _parse_teams(data.get("teams"))
     max_members = data.get("max_members", DEFAULT_MAX_MEMBERS)
-    if not _whole(max_members) or max_members < MIN_MEMBERS:
-        raise _format(f"settings.max_members must be a whole number of at least {MIN_MEMBERS}")
+    if not _whole(max_members):
+        raise _format(f"settings.max_members must be a whole number from {MIN_MEMBERS} "
+                      f"to {MAX_MAX_MEMBERS}")
+    if not MIN_MEMBERS <= max_members <= MAX_MAX_MEMBERS:
+        raise refuse("R-T2", f"settings.max_members must be from {MIN_MEMBERS} to "
+                             f"{MAX_MAX_MEMBERS}, not {max_members}")
 
-    special = _card_counts(data, "special_cards", DEFAULT_SPECIAL_CARDS)
-    bank = _card_counts(data, "bank_special_cards", DEFAULT_BANK_SPECIAL_CARDS)
+    special = _card_counts(data, "special_cards", DEFAULT_SPECIAL_CARDS,
+                           MAX_SPECIAL_CARDS, "R-K1")
+    bank = _card_counts(data, "bank_special_cards", DEFAULT_BANK_SPECIAL_CARDS,
+                        MAX_BANK_SPECIAL_CARDS, "R-K6")
     cost = data.get("exchange_cost", DEFAULT_EXCHANGE_COST)
     if not _whole(cost) or not 1 <= cost <= MAX_EXCHANGE_COST:
         raise _format(f"settings.exchange_cost must be a whole number from 1 to {MAX_EXCHANGE_COST}")
     points = data.get("points", {})
-    if not isinstance(points, dict) or any(
-            k not in DEFAULT_POINTS or not is_number(v) for k, v in points.items()):
-        raise _format("settings.points must be an object of numbers with keys "
-                      + ", ".join(DEFAULT_POINTS))
+    _check_points(points)
 
     rounds = data.get("rounds")
     round_modes = data.get("round_modes")
     if rounds is not None and (not _whole(rounds) or isinstance(rounds, bool)):
         raise refuse("R-O1", "the number of rounds must be a whole number")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise refuse("R-O1", f"a game has 1 to {MAX_ROUNDS} rounds, not {rounds}")
+    if isinstance(round_modes, list) and len(round_modes) > MAX_ROUNDS:
+        raise refuse("R-O1", f"a game has 1 to {MAX_ROUNDS} rounds; round_modes lists "
+                             f"{len(round_modes)}")
     if round_modes is not None:
         _check_round_modes(round_modes)
     if rounds is None:
@@ -193,9 +246,15 @@ def parse_settings(data: object) -> Settings:
                              f"has {rounds}")
     if individual is None:
         individual = [rounds]
-    if not isinstance(individual, list) or any(
+    if not isinstance(individual, list) or len(individual) > rounds or any(
             not _whole(r) or not 1 <= r <= rounds for r in individual):
-        raise _format(f"settings.individual_rounds must list round numbers from 1 to {rounds}")
+        raise _format(f"settings.individual_rounds must list at most {rounds} round numbers "
+                      f"from 1 to {rounds}")
+    # -- issue 16: the game's default language for the team pages and the projector
+    # (kept, like any other extra key; a device's own choice wins over it) --
+    if "language" in data and data["language"] not in ("es", "es-ES", "en"):
+        raise _format('settings.language must be "es", "es-ES" or "en"')
+    _check_extras(data)
     return Settings(
         teams=teams, rounds=rounds,
         round_modes=tuple(tuple(m) for m in round_modes),
@@ -207,9 +266,34 @@ def parse_settings(data: object) -> Settings:
     )
 
 
+def _check_extras(data: dict) -> None:
+    """Keys kept verbatim: no deeper than MAX_EXTRA_DEPTH; the console's ``class_name`` and
+    ``roster`` (the pasted class list, names per team) as short text."""
+    for key, value in data.items():
+        if key not in KNOWN_KEYS and not _depth_within([key, value], MAX_EXTRA_DEPTH + 1):
+            raise _format(f"settings.{str(key)[:40] if is_unicode(str(key)) else '?'} must be valid "
+                          f"text nested at most {MAX_EXTRA_DEPTH} levels deep")
+    name = data.get("class_name")
+    if name is not None and not _short_text(name):
+        raise _format(f"settings.class_name must be text of at most {MAX_TEAM_NAME} characters")
+    roster = data.get("roster")
+    if roster is not None and (
+            not isinstance(roster, list) or len(roster) > MAX_TEAMS
+            or any(not isinstance(names, list) or len(names) > MAX_MAX_MEMBERS
+                   or not all(_short_text(n) for n in names) for names in roster)):
+        raise _format(f"settings.roster must list, for each team, at most {MAX_MAX_MEMBERS} "
+                      f"names of at most {MAX_TEAM_NAME} characters")
+
+
+def _short_text(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_TEAM_NAME and is_unicode(value)
+
+
 def _parse_teams(teams: object) -> tuple[TeamSetting, ...]:
     if not isinstance(teams, list):
         raise _format('settings.teams must be a list of {"name", "members"}, team 1 first')
+    if len(teams) > MAX_TEAMS:
+        raise refuse("R-T1", f"a game has {MIN_TEAMS} to {MAX_TEAMS} teams, not {len(teams)}")
     parsed = []
     for number, team in enumerate(teams, start=1):
         if not isinstance(team, dict):
@@ -217,9 +301,9 @@ def _parse_teams(teams: object) -> tuple[TeamSetting, ...]:
         name, members = team.get("name"), team.get("members")
         if not isinstance(name, str) or not name.strip():
             raise _format(f"settings.teams: team {number} needs a name")
-        if len(name) > 100 or not is_unicode(name):
+        if len(name) > MAX_TEAM_NAME or not is_unicode(name):
             raise _format(f"settings.teams: team {number}'s name must be text of at most "
-                          "100 characters")
+                          f"{MAX_TEAM_NAME} characters")
         if not _whole(members):
             raise _format(f"settings.teams: team {number} ({name}) needs a whole number of members")
         parsed.append(TeamSetting(name.strip(), members))
@@ -242,20 +326,23 @@ def _check_round_modes(round_modes: object) -> None:
     if not isinstance(round_modes, list) or not round_modes:
         raise refuse("R-O4", "round_modes must list, for each round, the modes it allows")
     for number, modes in enumerate(round_modes, start=1):
-        if (not isinstance(modes, list) or not modes
+        if (not isinstance(modes, list) or not modes or len(modes) > len(MODES)
                 or any(m not in MODES for m in modes) or len(set(modes)) != len(modes)):
             raise refuse("R-O4", f"round {number} must allow one or more of "
                                  f"{', '.join(MODES)}, each once")
 
 
 def _parse_seconds(seconds: object, rounds: int) -> tuple[int, ...]:
-    if _whole(seconds) and seconds > 0:
-        return (seconds,) * rounds
-    if (isinstance(seconds, list) and len(seconds) == rounds
-            and all(_whole(s) and s > 0 for s in seconds)):
-        return tuple(seconds)
-    raise _format("settings.deliberation_seconds must be a positive whole number of seconds, "
-                  f"or a list of {rounds} of them, one per round")
+    given = seconds if isinstance(seconds, list) and len(seconds) == rounds else [seconds]
+    if not all(_whole(s) for s in given):
+        raise _format("settings.deliberation_seconds must be a whole number of seconds, "
+                      f"or a list of {rounds} of them, one per round")
+    for number, value in enumerate(given, start=1):
+        if not MIN_SECONDS <= value <= MAX_SECONDS:
+            where = f" (round {number})" if given is seconds else ""
+            raise refuse("R-U8", f"a round's deliberation time is {MIN_SECONDS} to "
+                                 f"{MAX_SECONDS} seconds, not {value}{where}")
+    return tuple(given) if given is seconds else (seconds,) * rounds
 
 
 def propose_team_sizes(students: int, max_members: int = DEFAULT_MAX_MEMBERS) -> list[int]:

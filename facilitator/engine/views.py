@@ -5,19 +5,54 @@ that team may see (its own sealed written answer, R-U6/R-V2); ``public_view``
 is what the projector and every other device get. The expected answer is in
 the GM's view alone (R-V1), and a sealed answer is in no other view, not even
 hidden in a field, until the oral verdict reveals it.
+
+Teams and the projector never see a question's bank id either (an id slugged
+from a Moodle name can spell the answer: "kant-sapere-aude"): their views name
+a question by ``ref``, its 1-based position in the game's question list, the
+same in every replay; only the GM's view adds the real ``id``.
 """
 from __future__ import annotations
+
+from collections import OrderedDict
 
 from .order import hosts_of_round
 from .scoring import standings
 from .state import GameState, Turn
+
+#: Positions of each game's questions: (the questions dict, {id: 1-based position}).
+_POSITIONS: OrderedDict[int, tuple[dict, dict[str, int]]] = OrderedDict()
+_POSITIONS_KEPT = 256
+
+
+def question_ref(state: GameState, question_id: str | None) -> int | None:
+    """The opaque reference teams and the projector see for question ``question_id``:
+    its 1-based position in the game's question list (stable across replays)."""
+    if question_id is None:
+        return None
+    questions = state.questions
+    cached = _POSITIONS.get(id(questions))
+    if cached is None or cached[0] is not questions or len(cached[1]) != len(questions):
+        cached = (questions, {qid: n for n, qid in enumerate(questions, start=1)})
+        _POSITIONS[id(questions)] = cached
+        while len(_POSITIONS) > _POSITIONS_KEPT:
+            _POSITIONS.popitem(last=False)
+    else:
+        _POSITIONS.move_to_end(id(questions))
+    return cached[1].get(question_id)
 
 
 def _question_public(state: GameState, turn: Turn) -> dict | None:
     if turn.question is None:
         return None
     q = state.questions[turn.question]
-    return {"id": q.id, "author": q.author, "type": q.type, "text": q.text}
+    return {"ref": question_ref(state, q.id), "author": q.author, "type": q.type,
+            "text": q.text}
+
+
+def _history_public(state: GameState, entry: dict) -> dict:
+    public = {k: v for k, v in entry.items() if k != "question"}
+    public["question_ref"] = question_ref(state, entry.get("question"))
+    return public
 
 
 def _turn_public(state: GameState) -> dict:
@@ -67,7 +102,7 @@ def public_view(state: GameState, ranked: list[dict] | None = None) -> dict:
         } for t in state.teams],
         "standings": list(scores.values()) if state.over else None,
         "bank": dict(state.bank), "discard": dict(state.discard),
-        "history": [dict(h) for h in state.history],
+        "history": [_history_public(state, h) for h in state.history],
         "adjustments": [dict(a) for a in state.adjust_log],
     }
 
@@ -99,7 +134,10 @@ def gm_view(state: GameState, public: dict | None = None,
     view["turn"]["written"] = turn.written
     if turn.question is not None:
         q = state.questions[turn.question]
-        view["turn"]["question"] = {**view["turn"]["question"], "answer": q.answer,
+        view["turn"]["question"] = {**view["turn"]["question"], "id": q.id, "answer": q.answer,
                                     "notes": q.notes}
+    # The GM's history keeps the bank's ids beside the references.
+    view["history"] = [{**public_entry, "question": entry.get("question")}
+                       for entry, public_entry in zip(state.history, view["history"])]
     view["standings"] = ranked
     return view

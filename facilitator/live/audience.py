@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
@@ -11,11 +13,13 @@ GM, TEAM, PROJECTOR = "gm", "team", "projector"
 
 @dataclass(frozen=True, slots=True)
 class Audience:
-    """The role of a connection, the game it belongs to and, for a device, its team."""
+    """The role of a connection, the game it belongs to and, for a device, its team and
+    its device id (from the device token: the id the GM removes a device by)."""
 
     role: str
     game_id: int
     team: int | None = None
+    device: str | None = None
 
     @property
     def sent_by(self) -> str:
@@ -23,25 +27,72 @@ class Audience:
         return f"team:{self.team}" if self.role == TEAM else self.role
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceToken:
+    """What a device token says: the game (its public id, never its integer id), the
+    team, the device's id and when it was issued (seconds since the epoch)."""
+
+    public_id: str
+    team: int
+    device: str
+    issued: int
+
+
 def _serializer(secret_key: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret_key, salt="facilitator-team-device")
 
 
-def issue_device_token(secret_key: str, game_id: int, team: int) -> str:
-    """A token that makes one device a member of one team of one game."""
-    return _serializer(secret_key).dumps({"g": game_id, "t": team,
-                                          "d": secrets.token_urlsafe(6)})
+def new_device_id() -> str:
+    """A random id for one device (what the GM console lists and removes)."""
+    return secrets.token_urlsafe(9)
 
 
-def read_device_token(secret_key: str, token: object) -> Audience | None:
-    """The team audience a device token names, or None if it is forged or malformed."""
+def issue_device_token(secret_key: str, public_id: str, team: int, device: str | None = None,
+                       issued: float | None = None) -> str:
+    """A token that makes one device a member of one team of one game (named by its
+    ``public_id``, which no other game ever has)."""
+    return _serializer(secret_key).dumps({
+        "g": public_id, "t": team, "d": device or new_device_id(),
+        "i": int(time.time() if issued is None else issued)})
+
+
+def decode_device_token(secret_key: str, token: object) -> DeviceToken | None:
+    """What a device token says, or None if it is forged, malformed or of the old form
+    (an integer game id: such tokens are refused, join again)."""
     if not isinstance(token, str) or len(token) > 300:
         return None
     try:
         data = _serializer(secret_key).loads(token)
     except BadSignature:
         return None
-    if (not isinstance(data, dict) or not isinstance(data.get("g"), int)
-            or not isinstance(data.get("t"), int)):
+    if not isinstance(data, dict):
         return None
-    return Audience(TEAM, data["g"], data["t"])
+    public_id, team, device, issued = data.get("g"), data.get("t"), data.get("d"), data.get("i")
+    if (not isinstance(public_id, str) or not 0 < len(public_id) <= 64
+            or not isinstance(team, int) or isinstance(team, bool)
+            or not isinstance(device, str) or not 0 < len(device) <= 64
+            or not isinstance(issued, int) or isinstance(issued, bool)):
+        return None
+    return DeviceToken(public_id, team, device, issued)
+
+
+def read_device_token(secret_key: str, token: object, games, grace_hours: float,
+                      now: datetime | None = None) -> Audience | None:
+    """The team audience a device token names, or None when the device must join again.
+
+    ``games`` finds a game by its public id (``GameStore.find_public_id``). Refused:
+    a forged or malformed token, a game that does not exist (deleted: public ids are
+    never reused), a device the GM removed, and any token of a game that ended more
+    than ``grace_hours`` ago (its results stay visible that long).
+    """
+    found = decode_device_token(secret_key, token)
+    if found is None:
+        return None
+    game = games.find_public_id(found.public_id)
+    if game is None or found.device in (game.removed_devices or ()):
+        return None
+    if game.ended_at is not None:
+        now = now or datetime.now(timezone.utc).replace(tzinfo=None)    # stored naive, UTC
+        if game.ended_at + timedelta(hours=grace_hours) < now:
+            return None
+    return Audience(TEAM, game.id, found.team, found.device)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import logging
 
 from flask import current_app, request, session
-from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
+from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
 from ..engine import Refusal
 from . import rooms
 from .audience import GM, PROJECTOR, TEAM, Audience, read_device_token
+from .flood import FloodGuard, gate_events, gate_messages, guard_scale
 from .timers import OPS
 
 log = logging.getLogger(__name__)
@@ -60,14 +61,18 @@ def _authenticate(auth: object) -> Audience:
     role = auth.get("role")
     if role == GM:
         game_id = auth.get("game")
-        if not session.get("gm"):
+        from ..web.auth import gm_logged_in      # the console's own check of its session
+        if not gm_logged_in():
             raise ConnectionRefusedError("auth: log in to the GM console first")
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise ConnectionRefusedError(NO_SUCH_GAME[GM])
         return Audience(GM, game_id)          # on_connect checks that the game exists
     if role == TEAM:
         token = auth.get("token") or request.cookies.get("team_token")
-        audience = read_device_token(current_app.config["SECRET_KEY"], token)
+        # The token names the game by its public id: a deleted game's, a removed device's
+        # or a game over for longer than the grace period is refused here.
+        audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
+                                     current_app.config["DEVICE_GRACE_HOURS"])
         if audience is None:
             raise ConnectionRefusedError(NO_SUCH_GAME[TEAM])
         return audience
@@ -89,12 +94,35 @@ def register(socketio) -> None:
     def audience_or_none() -> Audience | None:
         return live().presence.get(request.sid)
 
+    def flood() -> FloodGuard:
+        guard = current_app.extensions.get("facilitator_flood")
+        if guard is None:
+            # On the first connection of each server (handlers are registered before it
+            # exists): flood.MAX_IN_FLIGHT, checked before any handler task starts.
+            if guard_scale(current_app.config) > 0:
+                gate_events(socketio.server)
+                gate_messages(socketio.server.eio, guard_scale(current_app.config))
+            guard = current_app.extensions["facilitator_flood"] = FloodGuard.from_config(
+                current_app.config)
+        return guard
+
     def guarded(handler):
-        """Answer refusals and unexpected errors with an error acknowledgement."""
+        """Answer refusals and unexpected errors with an error acknowledgement; an event
+        over its flood limit (facilitator/live/flood.py) is refused at once with ``rate``."""
+        event = handler.__name__.removeprefix("on_")
+
         def wrapper(*args):
             audience = audience_or_none()
             if audience is None:
                 return _refusal("auth", "this connection has not authenticated")
+            # Per device when the connection has one (its token's id), else per connection;
+            # and per team (or a game's projectors) for all its devices together.
+            guard = flood()
+            if not guard.allow(event, audience, request.sid):
+                if guard.strike(request.sid):   # it goes on flooding: close the connection
+                    disconnect()
+                return _refusal("rate", f"too many '{event}' events from this device: "
+                                        "wait a moment and send again")
             payload = args[0] if args else None
             if _lone_surrogate(list(args)):
                 return _refusal("format", "text must be valid Unicode (no lone surrogates)")
@@ -114,7 +142,13 @@ def register(socketio) -> None:
             # An event named "connect" sent on an open connection: it must not
             # authenticate the connection again (a projector would become a team).
             return _refusal("format", "this connection is already authenticated")
+        if not flood().allow_connect(auth, request.remote_addr):   # before any query
+            raise ConnectionRefusedError("rate: too many connections from this device; "
+                                         "wait a moment")
         audience = _authenticate(auth)
+        # From this process's first connection on, it closes its own connections when
+        # another process deletes their game or removes their device.
+        live().listen_for_kicks()
         # Join first, then load: a change committed meanwhile is either in the
         # snapshot or broadcast to the room, never lost in between.
         room = rooms.room_of(audience)
@@ -134,6 +168,7 @@ def register(socketio) -> None:
             # An event named "disconnect" sent by a client that stays connected.
             return _refusal("format", "'disconnect' is not an event a client sends")
         audience = live().presence.remove(request.sid)
+        flood().forget(request.sid)
         if audience is not None and audience.role == TEAM:
             live().devices_changed(audience.game_id)
 
@@ -175,10 +210,14 @@ def register(socketio) -> None:
     @guarded
     def on_sync(audience: Audience, payload):
         known = payload.get("seq") if isinstance(payload, dict) else None
+        if isinstance(known, int) and live().holds_current(audience.game_id, known):
+            return {"ok": True, "seq": known}       # up to date: answered without loading
         message = live().snapshot_for(audience)
         if message is None:
             return _refusal("format", "this game no longer exists")
-        if not isinstance(known, int) or message["seq"] != known:
+        # A burst of syncs gets this snapshot once per interval (flood.SYNC_INTERVAL).
+        if ((not isinstance(known, int) or message["seq"] != known)
+                and flood().sync_emit_due(request.sid, message["seq"])):
             emit("state", message, to=request.sid)
         return {"ok": True, "seq": message["seq"]}
 

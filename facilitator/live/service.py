@@ -10,9 +10,13 @@ import logging
 import threading
 import time
 
+from socketio.pubsub_manager import PubSubManager
+from sqlalchemy import select
+
 from ..engine import ACTION_TYPES, Refusal
 from ..engine.actions import Exchange, parse_action
 from ..store.games import Change, GameStore
+from ..store.models import GameRow
 from . import rooms, timers
 from .audience import GM, PROJECTOR, TEAM, Audience
 from .presence import Presence
@@ -27,6 +31,12 @@ DEVICES_DELAY = 0.3
 TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
 
 
+def writing_open(game) -> bool:
+    """Whether a challenge's secondary team may still write its anticipation (R-U4, R-U5)."""
+    turn = game.state.turn
+    return timers.deliberating(game) and turn.is_challenge and not turn.locked
+
+
 class LiveGames:
     """The live side of the games of this process: acting, timing, broadcasting."""
 
@@ -36,7 +46,7 @@ class LiveGames:
         self.presence = presence
         self._snapshots: dict[int, tuple] = {}       # game id → (cache key, messages)
         self._devices_due: set[int] = set()          # games whose GM count is about to be sent
-        self._devices_sent: dict[int, dict] = {}     # game id → the count the GMs last got
+        self._devices_sent: dict[int, tuple] = {}    # game id → the devices the GMs last got
         self._devices_lock = threading.Lock()
 
     # -- authorisation -------------------------------------------------------------
@@ -67,19 +77,41 @@ class LiveGames:
         """Apply ``action`` sent by ``audience``; returns the acknowledgement."""
         def change(c: Change) -> None:
             self.authorise(audience, action, c)
-            c.play(action, client_id)
-            self._after_actions(c)
+            now = time.time()
+            seen = timers.as_seen(c.row.timer or {}, c.game, now)
+            do = action.get("do") if isinstance(action, dict) else None
+            # R-G1: an undo puts the screens back as they were just before the action
+            # it takes back; a redo, as they were just before that undo.
+            back_to = (c.game.undo_target() if do == "undo"
+                       else c.game.redo_target() if do == "redo" else None)
+            if do == "verdict" and writing_open(c.game):
+                # The room is about to see the written answer: lock it as its own action
+                # first, so undoing the verdict leaves it locked (R-G1, R-U5).
+                c.play({"do": "time_up"}, timer_before=seen)
+            c.play(action, client_id, timer_before=seen)
+            self._after_actions(c, back_to, now)
         result = self.store.transact(audience.game_id, audience.sent_by, change, client_id)
         if result.duplicate_of is not None:
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
+        if result.unchanged and not result.played:
+            # The same name again (Change.play): nothing stored, nothing for screens to show;
+            # unless it is an action stored before, sent again with its id (applied once).
+            first = (self.store._seq_of_client_id(audience.game_id, client_id)
+                     if client_id else None)
+            if first is not None:
+                return {"ok": True, "seq": first, "duplicate": True}
+            return {"ok": True, "seq": result.row.seq, "unchanged": True}
         # The committed game and row are at hand (and nothing ran since the commit).
         self.broadcast(audience.game_id, (result.game, result.row))
         # Not result.game.seq: another action may have followed by the time we answer.
         return {"ok": True, "seq": result.played[-1]}
 
-    def _after_actions(self, c: Change) -> None:
-        # A timer belongs to one deliberation; a change of step ends it.
-        timer = timers.current(c.row.timer or {}, c.game)
+    def _after_actions(self, c: Change, back_to: int | None = None, now: float = 0.0) -> None:
+        # A timer belongs to one deliberation; a change of step ends it. After an undo or
+        # a redo, the timer kept with action ``back_to`` comes back (time left, running
+        # or not), as the screens showed it then.
+        kept = self.store.timer_before(c, back_to) if back_to is not None else None
+        timer = timers.current(timers.put_back(kept, now) if kept else c.row.timer or {}, c.game)
         c.row.timer = timer
         c.row.timer_deadline = timers.deadline_of(timer)
         if c.played and isinstance(c.game.last_action(), Exchange):
@@ -95,10 +127,13 @@ class LiveGames:
         def change(c: Change) -> None:
             if not timers.deliberating(c.game):
                 raise Refusal("R-U10", "the timer runs only while the teams deliberate")
-            timer, reopen = timers.operate(c.row.timer or {}, c.game, op, time.time(), seconds)
+            now = time.time()
+            seen = timers.as_seen(c.row.timer or {}, c.game, now)
+            timer, reopen = timers.operate(c.row.timer or {}, c.game, op, now, seconds)
             if reopen:
                 c.play({"do": "more_time", "seconds": max(1, int(seconds if op == "extend"
-                                                                 else timer["seconds"]))})
+                                                                 else timer["seconds"]))},
+                       timer_before=seen)
             c.row.timer = timer
             c.row.timer_deadline = timers.deadline_of(timer)
         self.store.transact(audience.game_id, audience.sent_by, change)
@@ -114,7 +149,7 @@ class LiveGames:
             if deadline is None or deadline > now:
                 return
             if timers.deliberating(c.game) and not c.game.state.turn.locked:
-                c.play({"do": "time_up"})
+                c.play({"do": "time_up"}, timer_before=timers.as_seen(c.row.timer, c.game, now))
             c.row.timer = {**c.row.timer, "state": timers.IDLE, "deadline": None}
             c.row.timer_deadline = None
         try:
@@ -161,6 +196,25 @@ class LiveGames:
         game, row = loaded
         return self._from_cache(game, row, audience)
 
+    def holds_current(self, game_id: int, seq: object) -> bool:
+        """Whether ``seq`` is surely game ``game_id``'s current seq, known without loading
+        the game (a repeated ``sync``; docs/deploy.md, "Flood limits").
+
+        Sure when this process's snapshot and engine of the game are both at ``seq`` and
+        either every change goes through this process (no message queue) or, with several
+        processes, one light query of the game row's ``seq`` says so. When unsure: False,
+        and the caller loads.
+        """
+        entry = self._snapshots.get(game_id)
+        game = self.store._games.get(game_id)   # dropped on deletion or a failed change
+        if (not isinstance(seq, int) or entry is None or game is None
+                or entry[0][0] != seq or game.seq != seq):
+            return False
+        if not isinstance(self.socketio.server.manager, PubSubManager):
+            return True
+        with self.store.database.session() as session:
+            return session.scalar(select(GameRow.seq).where(GameRow.id == game_id)) == seq
+
     @staticmethod
     def _cache_key(game, row) -> tuple:
         return (game.seq, row.name, json.dumps(row.timer or {}, sort_keys=True, default=str),
@@ -183,7 +237,7 @@ class LiveGames:
         message = {**message, "now": int(now * 1000),
                    "timer": timers.public(row.timer or {}, game, now)}
         if audience.role == GM:
-            message["devices"] = self.presence.devices(row.id)
+            message["devices"], message["device_ids"] = self.presence.device_info(row.id)
         return message
 
     def broadcast(self, game_id: int, loaded=None) -> None:
@@ -196,8 +250,8 @@ class LiveGames:
             return
         game, row = loaded
         # Every message is built before the first emit, which may let other greenlets run.
-        devices = self._devices_sent[game_id] = self.presence.devices(game_id)
-        messages = snapshots(game, row, devices, time.time())
+        devices, device_ids = self._devices_sent[game_id] = self.presence.device_info(game_id)
+        messages = snapshots(game, row, devices, time.time(), device_ids)
         self._remember(game, row, messages)
         emit = self.socketio.emit
         for audience, message in messages:
@@ -221,7 +275,7 @@ class LiveGames:
         with self._devices_lock:
             self._devices_due.discard(game_id)
         self.presence.publish(game_id)
-        if self._devices_sent.get(game_id) == self.presence.devices(game_id):
+        if self._devices_sent.get(game_id) == self.presence.device_info(game_id):
             return               # a device that left and came back: the GMs' count holds
         try:
             self.broadcast_devices(game_id)
@@ -232,6 +286,66 @@ class LiveGames:
         """Tell the GM consoles which teams have devices connected."""
         message = self.snapshot_for(Audience(GM, game_id))
         if message is not None:
-            self._devices_sent[game_id] = message["devices"]
+            self._devices_sent[game_id] = (message["devices"], message["device_ids"])
             self.socketio.emit("state", message, to=rooms.gm_room(game_id))
 
+
+    # -- a game's devices belong to that game only -------------------------------------
+
+    def delete_game(self, game_id: int) -> bool:
+        """Delete a game: every connection of its rooms (GM, teams, projectors) is closed,
+        in every process, and nothing of it stays cached. False if there was no such game.
+
+        Its device tokens are refused from then on: they name the game's public id,
+        which no other game will ever have.
+        """
+        row = self.store.row(game_id)
+        teams = len(row.settings["teams"]) if row is not None else 0
+        deleted = self.store.delete_game(game_id)
+        self.presence.kick(game_id, None, teams)        # the other processes
+        self.close_here(game_id, None, teams)
+        return deleted
+
+    def remove_device(self, game_id: int, device: str) -> bool:
+        """The GM removes a device: its token is refused from now on, and its connections
+        (in every process) are closed. False if there is no such game."""
+        if not self.store.remove_device(game_id, device):
+            return False
+        self.presence.kick(game_id, device)
+        self.close_here(game_id, device)
+        return True
+
+    def listen_for_kicks(self) -> None:
+        """Close this process's connections when another process deletes a game or removes
+        a device (once per process; nothing to do without several processes)."""
+        self.presence.listen_for_kicks(self.close_here, self.socketio.start_background_task)
+
+    def close_here(self, game_id: int, device: str | None = None, teams: int = 0) -> None:
+        """Close this process's connections of one device of ``game_id``, or, with no
+        ``device``, of the whole (deleted) game: whoever is in its rooms, authenticated
+        or about to be, and forget everything cached of it."""
+        server = self.socketio.server
+        sids = set(self.presence.sids(game_id, device))
+        if device is None:
+            names = [rooms.gm_room(game_id), rooms.public_room(game_id),
+                     *(rooms.team_room(game_id, n) for n in range(1, teams + 1))]
+            for room in names:
+                sids.update(sid for sid, _ in server.manager.get_participants("/", room))
+        for sid in sids:
+            try:
+                # Only this process's connections: the others close their own (kick).
+                server.disconnect(sid, namespace="/", ignore_queue=True)
+            except Exception:    # one connection that will not close must not keep the others
+                log.exception("could not close connection %s of game %s", sid, game_id)
+        if device is None:
+            self.forget_game(game_id)
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop every cache of a deleted game in this process: snapshots, the devices the
+        GMs were sent, presence entries, the store's replayed game."""
+        self._snapshots.pop(game_id, None)
+        self._devices_sent.pop(game_id, None)
+        with self._devices_lock:
+            self._devices_due.discard(game_id)
+        self.presence.forget_game(game_id)
+        self.store.forget_game(game_id)

@@ -11,6 +11,12 @@ counts of the other live processes, read in one round trip. A process that
 dies stops renewing its key: its devices drop out of the count within
 ALIVE_SECONDS (they reconnect to another process, which counts them).
 
+What each process publishes is team → device id → connections, so the GM
+console also lists every team's device ids. Closing connections (a game
+deleted, a device removed) goes through the channel ``<channel>:kick``: the
+process that commits it closes its own connections and publishes a kick; every
+other process closes its own (``listen_for_kicks``).
+
 Redis holds nothing here that a restart could not rebuild: if it does not
 answer, the GM sees this process's devices only, as before.
 """
@@ -20,9 +26,8 @@ import json
 import logging
 import time
 import uuid
-from collections import Counter
 
-from .presence import Presence
+from .presence import Presence, _info
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +38,8 @@ RENEW_SECONDS = 2
 #: After Redis fails to answer, how long to count without it (seconds): a broadcast
 #: must never wait for an unreachable Redis.
 RETRY_SECONDS = 5
+#: How long the kick listener waits for a message before it looks again (seconds).
+KICK_POLL = 30
 
 # Merges the counts of the live processes other than ARGV[1]; forgets dead ones.
 _MERGE = """
@@ -59,26 +66,29 @@ class SharedPresence(Presence):
         import redis
         super().__init__()
         self.process = uuid.uuid4().hex[:12]
+        self._url = redis_url
         self._redis = redis.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
         self._prefix = f"{channel}:"
         self._merge = self._redis.register_script(_MERGE)
         self._down_until = 0.0
 
-    def devices(self, game_id: int) -> dict[str, int]:
-        """Devices of each team of ``game_id`` connected to any live process."""
-        total = Counter(super().devices(game_id))
+    def device_info(self, game_id: int) -> tuple[dict[str, int], dict[str, list[str]]]:
+        """Devices of each team of ``game_id`` connected to any live process: the counts
+        and the device ids (see ``Presence.device_info``)."""
+        published = list(self._local(game_id).items())
         if self._reachable():
             try:
-                for published in self._merge(keys=[self._key(game_id)],
-                                             args=[self.process, self._prefix + "alive:"]):
-                    total.update(json.loads(published))
+                for other in self._merge(keys=[self._key(game_id)],
+                                         args=[self.process, self._prefix + "alive:"]):
+                    published.extend(json.loads(other).items())
             except Exception:      # Redis away: this process's devices are still right
                 self._failed("devices of other processes unknown")
-        return {team: n for team, n in sorted(total.items(), key=lambda x: int(x[0])) if n > 0}
+        return _info(published)
 
     def publish(self, game_id: int) -> None:
-        """Write this process's counts of ``game_id`` for the other processes."""
-        mine = super().devices(game_id)
+        """Write this process's devices of ``game_id`` (team → device id → connections)
+        for the other processes."""
+        mine = self._local(game_id)
         if not self._reachable():
             return
         try:
@@ -91,6 +101,58 @@ class SharedPresence(Presence):
                 pipe.execute()
         except Exception:
             self._failed(f"could not publish the devices of game {game_id}")
+
+    # -- closing connections in every process ------------------------------------------
+
+    def kick(self, game_id: int, device: str | None = None, teams: int = 0) -> None:
+        """Ask every other process to close its connections of ``game_id`` (or of one
+        device), through a Redis channel each process listens to (``listen_for_kicks``);
+        a deleted game's published devices go too."""
+        message = json.dumps({"from": self.process, "game": game_id, "device": device,
+                              "teams": teams})
+        try:
+            self._redis.publish(self._prefix + "kick", message)
+            if device is None:
+                self._redis.delete(self._key(game_id))
+        except Exception:
+            # Not retried: the refused token still keeps the device out at its next
+            # connection; this says which connections may have stayed open.
+            log.error("could not ask the other processes to close the connections of "
+                      "game %s%s", game_id, f" device {device}" if device else "", exc_info=True)
+
+    def listen_for_kicks(self, handler, spawn) -> None:
+        """Start (once per process) the task that calls ``handler(game_id, device, teams)``
+        for each ``kick`` of another process; ``spawn`` starts a background task."""
+        with self._lock:
+            if getattr(self, "_listening", False):
+                return
+            self._listening = True
+        spawn(self._listen, handler)
+
+    def _listen(self, handler) -> None:
+        import redis
+        channel = self._prefix + "kick"
+        while True:
+            try:
+                client = redis.Redis.from_url(self._url, socket_timeout=KICK_POLL + 5,
+                                              socket_connect_timeout=2)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(channel)
+                while True:
+                    message = pubsub.get_message(timeout=KICK_POLL)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(message["data"])
+                        if data.get("from") != self.process:
+                            handler(int(data["game"]), data.get("device"),
+                                    int(data.get("teams") or 0))
+                    except Exception:
+                        log.exception("could not close the connections a kick named")
+            except Exception:
+                log.warning("kick channel: Redis does not answer; listening again in %s s",
+                            RETRY_SECONDS, exc_info=True)
+                time.sleep(RETRY_SECONDS)
 
     def keep_alive(self, sleep) -> None:
         """Run forever: renew this process's "alive" key every RENEW_SECONDS."""

@@ -28,8 +28,9 @@ def _candidates(game: Game) -> list[dict]:
 
 
 def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
-             now: float | None = None) -> dict:
-    """The full ``state`` message for ``audience``."""
+             now: float | None = None, device_ids: dict | None = None) -> dict:
+    """The full ``state`` message for ``audience``. ``devices``: connections per team;
+    ``device_ids``: the device ids of each team (both GM only)."""
     now = time.time() if now is None else now
     state = game.state
     legal = game.legal_actions()
@@ -56,12 +57,14 @@ def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
         message["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
     if audience.role == GM:
         message["devices"] = devices or {}
+        message["device_ids"] = device_ids or {}
         message["candidates"] = _candidates(game)
     return message
 
 
 def snapshots(game: Game, row, devices: dict | None = None,
-              now: float | None = None) -> list[tuple[Audience, dict]]:
+              now: float | None = None, device_ids: dict | None = None
+              ) -> list[tuple[Audience, dict]]:
     """The ``state`` message of every audience of the game, built together: one public
     view, one list of legal actions, one timer and one set of finale data, shared."""
     from .audience import PROJECTOR
@@ -79,7 +82,8 @@ def snapshots(game: Game, row, devices: dict | None = None,
             {**common, "role": GM, "team": None, "view": gm_view(state, public, ranked),
              "legal": [d for _, d in legal], "exchange_requests": requests,
              "can_undo": game.can_undo, "can_redo": game.can_redo,
-             "devices": devices or {}, "candidates": _candidates(game)})]
+             "devices": devices or {}, "device_ids": device_ids or {},
+             "candidates": _candidates(game)})]
     for team in range(1, game.settings.team_count + 1):
         out.append((Audience(TEAM, row.id, team),
                     {**common, "role": TEAM, "team": team, "view": team_view(state, team, public),

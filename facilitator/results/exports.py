@@ -5,14 +5,17 @@ import csv
 import io
 
 from ..engine import Game
+from ..questions.csv_bank import neutralise
 from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
 
 
 def _csv(header: list[str], rows: list[list]) -> str:
+    """A CSV table; every text cell is neutralised (a name or answer someone typed as
+    ``=HYPERLINK(...)`` gets a leading ``'``), numbers (scores, -0.5) stay numbers."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([neutralise(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 

@@ -7,12 +7,13 @@ PostgreSQL serialises per game with ``SELECT ... FOR UPDATE`` on the game row.
 """
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import create_engine, event, exc, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, defer, sessionmaker
 
 from . import schema
@@ -42,6 +43,7 @@ class Database:
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url[len("postgresql://"):]
         if url.startswith("sqlite"):
+            _private_sqlite_file(url)
             self.engine = create_engine(url, connect_args={"timeout": 30,
                                                            "check_same_thread": False})
             _sqlite_durability(self.engine)
@@ -104,6 +106,32 @@ def _ping_when_idle(engine: Engine) -> None:
         except Exception as error:
             # The pool drops this connection and checks out another (a fresh one).
             raise exc.DisconnectionError("stale pooled connection") from error
+
+
+def _private_sqlite_file(url: str) -> None:
+    """Make the SQLite file of ``url`` readable by its owner only (0600) before SQLite
+    opens it: a new file is created empty with that mode (SQLite gives its -wal and -shm
+    files the database file's mode); an existing file of ours, and its -wal and -shm,
+    lose any group or world access. In-memory databases are left alone."""
+    name = make_url(url).database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return                      # no such folder...: let SQLite say what is wrong
+    else:
+        os.close(fd)
+    for path in (name, name + "-wal", name + "-shm"):
+        try:
+            info = os.stat(path)
+            if info.st_uid == getattr(os, "getuid", lambda: info.st_uid)() \
+                    and info.st_mode & 0o077:
+                os.chmod(path, 0o600)
+        except OSError:
+            pass
 
 
 def _sqlite_durability(engine: Engine) -> None:

@@ -8,9 +8,14 @@ shows a state that a restart would lose.
 """
 from __future__ import annotations
 
+import html as html_module
+import json
+import re
 import secrets
 import sys
 import threading
+import weakref
+from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -19,9 +24,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
+from ..engine.actions import Representative, Spokesperson
 from ..engine.record import FORMAT
 from .database import Database
 from .models import ActionRow, GameRow, JoinCodeRow, utcnow
+
+#: What a device token's check needs of a game (``GameStore.find_public_id``).
+GameRef = namedtuple("GameRef", "id ended_at removed_devices")
 
 #: The statements of the path every change takes: append an action, update the game.
 ACTION_INSERT = ActionRow.__table__.insert()
@@ -53,23 +62,94 @@ class Change:
     played: list[int] = field(default_factory=list)     # seq of each action appended
     duplicate_of: int | None = None                      # seq of an action sent twice
     _session: object = None
+    unchanged: bool = False         # an informational action that changed nothing: not stored
 
-    def play(self, action: dict, client_id: str | None = None) -> int:
+    def play(self, action: dict, client_id: str | None = None,
+             timer_before: dict | None = None) -> int:
         """Check ``action`` with the engine and append it; returns its sequence number.
 
         ``client_id``: the sender's id of the action. The database refuses a second
         action with the same id in the game (see ``GameStore.transact``).
+        ``timer_before``: the live timer as the screens showed it just before the
+        action (kept so that an undo can put it back, R-G1).
         """
         parsed = parse_action(action)
+        if _names_again(self.game, parsed):
+            self.game.check(parsed)     # refused as it would be (R-T4, R-U9, R-O5), else:
+            self.unchanged = True       # nothing to store, nothing to broadcast
+            return self.game.seq
+        _within_cap(self.game, parsed, self.sent_by)
         self.game.play(parsed)
         seq = self.game.seq
         # A plain INSERT, now: lighter than the session's unit of work for a row that
         # is never read back here.
         self._session.execute(ACTION_INSERT, {"game_id": self.row.id, "seq": seq,
                                               "action": parsed.to_dict(), "client_id": client_id,
-                                              "sent_by": self.sent_by, "created_at": utcnow()})
+                                              "sent_by": self.sent_by, "created_at": utcnow(),
+                                              "timer_before": timer_before})
         self.played.append(seq)
         return seq
+
+
+#: The cap of a game's record (docs/deploy.md, "Flood limits"): a full 6-team, 6-round
+#: game is ~700 actions and ~0.2 MB. Past it an action is refused with ``limit``; the GM
+#: (and the timer) keep a reserve above the teams' cap, to end or correct the game.
+MAX_ACTIONS = 5_000
+MAX_RECORD_BYTES = 1_800_000
+GM_RESERVE_ACTIONS, GM_RESERVE_BYTES = 100, 200_000
+#: The record's re-upload limit (config MAX_CONTENT_LENGTH and web/results.py): the cap
+#: with the reserve stays under it, with room for the upload's envelope.
+UPLOAD_LIMIT = 2 * 1024 * 1024
+assert MAX_RECORD_BYTES + GM_RESERVE_BYTES < UPLOAD_LIMIT - 50_000
+
+#: game → [actions of its log counted, bytes of its record so far] (see ``record_bytes``).
+_RECORD_SIZES: "weakref.WeakKeyDictionary[Game, list]" = weakref.WeakKeyDictionary()
+
+
+def _action_bytes(data: dict) -> int:
+    """Bytes an action takes in the downloaded record (``json.dumps(..., indent=1)``,
+    UTF-8, each line indented two more, and its separator)."""
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    return len(text.encode("utf-8")) + 2 * (text.count("\n") + 1) + 2
+
+
+def record_bytes(game: Game, name: str = "") -> int:
+    """The size of ``game``'s record as the GM downloads it, counted once per action."""
+    entry = _RECORD_SIZES.get(game)
+    if entry is None:
+        empty = {"format": FORMAT, "name": name, "settings": game.settings.to_dict(),
+                 "questions": [q.to_dict() for q in game.questions.values()], "actions": []}
+        # + 1: a list that holds actions closes on a line of its own ("\n ]", not "[]").
+        entry = _RECORD_SIZES[game] = [0, len(json.dumps(empty, ensure_ascii=False,
+                                                         indent=1).encode("utf-8")) + 1]
+    log = game.log
+    if entry[0] < len(log):
+        entry[1] += sum(_action_bytes(a.to_dict()) for a in log[entry[0]:])
+        entry[0] = len(log)
+    return entry[1]
+
+
+def _within_cap(game: Game, action, sent_by: str) -> None:
+    """Refuse (``limit``) an action past the game's cap of actions or bytes."""
+    gm = not sent_by.startswith("team")
+    most = MAX_ACTIONS + (GM_RESERVE_ACTIONS if gm else 0)
+    if game.seq >= most:
+        raise Refusal("limit", f"this game holds {game.seq} actions, the most a game may "
+                               f"hold{' for a team' if not gm else ''}: nothing more is stored")
+    budget = MAX_RECORD_BYTES + (GM_RESERVE_BYTES if gm else 0)
+    if record_bytes(game) + _action_bytes(action.to_dict()) > budget:
+        raise Refusal("limit", f"this game's record is near {budget // 1000} KB, the most a "
+                               f"game may hold: nothing more is stored")
+
+
+def _names_again(game: Game, action) -> bool:
+    """Whether ``action`` names the spokesperson or representative already named for
+    that team in this turn (it would change nothing)."""
+    if isinstance(action, Spokesperson):
+        return game.state.turn.spokespersons.get(action.team) == action.name
+    if isinstance(action, Representative):
+        return game.state.turn.representatives.get(action.team) == action.name
+    return False
 
 
 class GameStore:
@@ -119,6 +199,8 @@ class GameStore:
                           bank_name=bank_name)
             session.add(row)
             session.flush()
+            if bank_name and any("image:" in q.text_html + q.answer_html for q in questions):
+                row.questions = _game_images(session, row.questions, bank_name, row.public_id)
             used = set()
             for team in range(1, parsed.team_count + 1):
                 code = new_code()
@@ -139,6 +221,7 @@ class GameStore:
                 session.add(ActionRow(game_id=game_id, seq=seq, action=action.to_dict(),
                                       sent_by="record"))
             row.seq, row.over, row.winner = game.seq, game.state.over, _winner(game)
+            row.ended_at = _ended_at(row, game)
         self._games.pop(game_id, None)
         return game_id
 
@@ -165,6 +248,50 @@ class GameStore:
         with self.database.session() as session:
             return session.get(JoinCodeRow, normalise_code(code))
 
+    def find_public_id(self, public_id: str) -> GameRef | None:
+        """The game a device token names by its public id: its id, when it ended and the
+        devices the GM removed (one indexed query; the questions are not read), or None."""
+        if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
+            return None
+        with self.database.session() as session:
+            found = session.execute(select(GameRow.id, GameRow.ended_at, GameRow.removed_devices)
+                                    .where(GameRow.public_id == public_id)).first()
+            return GameRef(found.id, found.ended_at, list(found.removed_devices or [])) \
+                if found is not None else None
+
+    def public_id(self, game_id: int) -> str | None:
+        """The public id of game ``game_id`` (what its device tokens name), or None."""
+        with self.database.session() as session:
+            return session.scalar(select(GameRow.public_id).where(GameRow.id == game_id))
+
+    def rotate_code(self, game_id: int, team: int) -> str | None:
+        """Give team ``team`` of game ``game_id`` a fresh join code; the old one stops
+        working (devices that already joined stay). The new code, or None if there is
+        no such game or team."""
+        with self.lock(game_id), self.database.session() as session:
+            row = self.database.lock_game(session, game_id)
+            if row is None or not 1 <= team <= len(row.settings["teams"]):
+                return None
+            session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id,
+                                                      JoinCodeRow.team == team))
+            code = new_code()
+            while session.get(JoinCodeRow, code) is not None:
+                code = new_code()
+            session.add(JoinCodeRow(code=code, game_id=game_id, team=team))
+            return code
+
+    def remove_device(self, game_id: int, device: str) -> bool:
+        """Refuse device ``device``'s token in game ``game_id`` from now on; False if
+        there is no such game."""
+        with self.lock(game_id), self.database.session() as session:
+            row = self.database.lock_game(session, game_id)
+            if row is None:
+                return False
+            removed = list(row.removed_devices or [])
+            if device not in removed:
+                row.removed_devices = [*removed, device]
+            return True
+
     def find_watch_code(self, code: str) -> GameRow | None:
         """The game a projector's watch code shows, or None."""
         with self.database.session() as session:
@@ -177,8 +304,15 @@ class GameStore:
             session.execute(delete(ActionRow).where(ActionRow.game_id == game_id))
             session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id))
             deleted = session.execute(delete(GameRow).where(GameRow.id == game_id)).rowcount
+        self.forget_game(game_id)
+        return bool(deleted)
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop everything this process keeps of game ``game_id`` (it was deleted)."""
+        with self._guard:
             self._games.pop(game_id, None)
-            return bool(deleted)
+            self._deadlines.pop(game_id, None)
+            self._locks.pop(game_id, None)
 
     # -- the state -------------------------------------------------------------------
 
@@ -247,7 +381,8 @@ class GameStore:
                               "timer_deadline": row.timer_deadline,
                               "exchange_requests": list(row.exchange_requests or [])}
                     if result.played:
-                        values.update(seq=game.seq, over=game.state.over, winner=_winner(game))
+                        values.update(seq=game.seq, over=game.state.over, winner=_winner(game),
+                                      ended_at=_ended_at(row, game))
                     # One plain UPDATE of what a change may touch, instead of the
                     # session's unit of work; the row object stays as the callers see it.
                     session.expunge(row)
@@ -264,6 +399,12 @@ class GameStore:
                 self._games.pop(game_id, None)
                 raise
             return result
+
+    def timer_before(self, change: "Change", seq: int) -> dict | None:
+        """The timer kept with action ``seq`` of the game ``change`` is changing, read in
+        its transaction (None for actions stored before timers were kept)."""
+        return change._session.scalar(select(ActionRow.timer_before).where(
+            ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 
     def record(self, game_id: int) -> dict | None:
         """The game's ``partida/1`` record, from the database."""
@@ -292,11 +433,40 @@ def _new_engine_game(row: GameRow) -> Game:
 
 
 #: The fields of a stored question, in the order ``Question`` takes them.
-QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes")
+QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes", "text_html",
+                   "answer_html")
+
+_BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
+
+
+def _game_images(session, questions: list[dict], bank_name: str, public_id: str) -> list[dict]:
+    """The game's questions with their bank images (``src="image:NAME"``) as URLs of
+    this game (``/g/<public_id>/img/<image id>``, served without login to its teams
+    and projector); an image the bank no longer has is dropped (its alt text stays)."""
+    from .models import BankImage, BankRow
+    names = {name for q in questions for key in ("text_html", "answer_html")
+             for name in _BANK_IMAGE.findall(q.get(key, ""))}
+    ids = dict(session.execute(select(BankImage.name, BankImage.id).join(
+        BankRow, BankRow.id == BankImage.bank_id).where(
+        BankRow.name == bank_name, BankImage.name.in_(names))).all())
+
+    def url(match: re.Match) -> str:
+        found = ids.get(html_module.unescape(match.group(1)))
+        return f'src="/g/{public_id}/img/{found}"' if found else 'src=""'
+    return [{**q, **{key: _BANK_IMAGE.sub(url, q[key]) for key in ("text_html", "answer_html")
+                     if q.get(key)}} for q in questions]
 
 
 def _shared(value: object) -> object:
     return sys.intern(value) if type(value) is str else value
+
+
+def _ended_at(row: GameRow, game: Game):
+    """When the game ended: kept once set, now when it has just ended, None again when
+    an undo reopens it (device tokens expire a grace period after this)."""
+    if not game.state.over:
+        return None
+    return row.ended_at or utcnow()
 
 
 def _winner(game: Game) -> str | None:

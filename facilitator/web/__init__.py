@@ -6,17 +6,18 @@ from urllib.parse import urlsplit
 from flask import Flask, abort, g, request
 from markupsafe import Markup
 
-from ..i18n import LANGUAGES, catalog, pick_language, translate
+from ..i18n import LANGUAGES, catalog, format_date, ordinal, pick_language, translate
 
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import (api, api_v1, assets, banks, compression, console, projector, ratelimit,
-                   results, rulebook, team)
+    from . import (api, api_v1, assets, banks, compression, console, images, projector,
+                   ratelimit, results, rulebook, team)
     from .auth import uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
     ratelimit.init_app(app)
-    for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook):
+    for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook,
+                   images):
         app.register_blueprint(module.bp)
     app.register_blueprint(api_v1.tokens_bp)
 
@@ -33,6 +34,7 @@ def register_blueprints(app: Flask) -> None:
     def choose_language():
         g.lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
                                request.headers.get("Accept-Language"))
+        # (a game's team page and projector then apply the game's default: use_game_language)
 
     @app.after_request
     def remember_language(response):
@@ -49,20 +51,45 @@ def register_blueprints(app: Flask) -> None:
 
     @app.template_filter("num")
     def number_filter(value):
-        """A number as the page's language writes it: 7,5 in Spanish, 7.5 in English."""
-        text = str(value)
-        return text.replace(".", ",") if getattr(g, "lang", "es") == "es" else text
+        """A number as the page's language writes it: 7,5 and −0,5 in Spanish, 7.5 in English."""
+        text = str(value).replace("-", "\u2212")
+        return text if getattr(g, "lang", "es") == "en" else text.replace(".", ",")
+
+    @app.template_filter("date")
+    def date_filter(value, time=False):
+        """A date written out: «30 de noviembre de 2026», «30 November 2026»."""
+        return format_date(value, getattr(g, "lang", "es"), time=time)
+
+    @app.template_filter("ordinal")
+    def ordinal_filter(value):
+        """A place: «1.º» in Spanish, «1st» in English."""
+        return ordinal(value, getattr(g, "lang", "es"))
 
     @app.context_processor
     def language_context():
         lang = getattr(g, "lang", "es")
-        other = "en" if lang == "es" else "es"
-        args = {**request.args, "lang": other}
-        query = "&".join(f"{k}={v}" for k, v in args.items())
+        other = "en" if lang != "en" else "es"                  # Spanish <-> English
+        variant = "es" if lang == "es-ES" else "es-ES"          # the other Spanish
         return {"lang": lang, "catalog": catalog(lang),
                 "t": lambda key, **params: translate(lang, key, **params),
-                "other_lang": other, "other_lang_url": f"{request.path}?{query}",
+                "languages": LANGUAGES,
+                "other_lang": other, "other_lang_url": _language_url(other),
+                "variant_lang": variant, "variant_lang_url": _language_url(variant),
                 "json_script": _json_script}
+
+
+def _language_url(lang: str) -> str:
+    """This page's address with ``?lang=`` set to ``lang`` (the other arguments kept)."""
+    from urllib.parse import urlencode
+    return f"{request.path}?{urlencode({**request.args, 'lang': lang})}"
+
+
+def use_game_language(settings: dict | None) -> None:
+    """The page of a game's team or projector: the game's default language (the
+    teacher's choice at set-up, ``settings["language"]``) unless the device chose one."""
+    default = (settings or {}).get("language")
+    g.lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
+                           request.headers.get("Accept-Language"), default)
 
 
 def _json_script(data) -> Markup:

@@ -56,6 +56,21 @@ def uses_valid_api_token() -> bool:
     return api_token() is not None
 
 
+def gm_logged_in() -> bool:
+    """Whether this request (or Socket.IO connection) comes from a logged-in GM: its signed
+    session cookie holds the secret of a console session the database says is still open.
+
+    The one check of the console login: ``gm_required`` and the GM's Socket.IO connection
+    use it. The cookie form of old releases (``{"gm": true}``) holds no secret: refused.
+    """
+    secret = session.get("gm")
+    if not isinstance(secret, str):
+        return False
+    from ..extensions import database
+    from ..store.sessions import session_is_valid
+    return session_is_valid(database, secret)
+
+
 def _unauthorized(message: str):
     if request.path.startswith(API_V1_PREFIX):
         response = jsonify(error="unauthorized", message=message)
@@ -75,7 +90,7 @@ def gm_required(view):
             if api_token() is None:
                 return _unauthorized("the API token is not valid: it is unknown or revoked")
             return view(*args, **kwargs)
-        if not session.get("gm"):
+        if not gm_logged_in():
             if request.is_json or request.path.startswith(API_PREFIX):
                 return _unauthorized("log in to the GM console or send an API token")
             return redirect(url_for("console.login", next=request.path))

@@ -13,9 +13,10 @@ from ..engine.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_
 from ..extensions import database, store
 from ..store.banks import bank_questions, list_banks
 from ..store.credentials import check_gm
+from ..store.sessions import end_all_sessions, end_session, open_session
 from ..engine.numbers import is_unicode
 from .auth import gm_required, read_json
-from .links import public_base, team_links
+from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -33,8 +34,10 @@ def login():
     error = None
     if request.method == "POST":
         if check_gm(database, request.form.get("secret", ""), current_app.config["GM_PASSWORD"]):
+            end_session(database, session.get("gm"))   # this browser's earlier login, if any
             session.clear()
-            session["gm"] = True
+            # The cookie holds only the secret of a session the server can end (logout).
+            session["gm"] = open_session(database, current_app.config["SESSION_HOURS"])
             session.permanent = True
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/console") else url_for("console.games"))
@@ -43,9 +46,20 @@ def login():
     return render_template("console/login.html", error=error), (401 if error else 200)
 
 
-@bp.route("/logout")
+@bp.route("/logout", methods=["GET", "POST"])
 def logout():
-    """Leave the console on this device."""
+    """Leave the console on this device: its session ends on the server too, so a copy
+    of the cookie opens nothing any more."""
+    end_session(database, session.get("gm"))
+    session.clear()
+    return redirect(url_for("console.login"))
+
+
+@bp.post("/logout-all")
+@gm_required
+def logout_all():
+    """End every console session, this one included ("log out every console")."""
+    end_all_sessions(database)
     session.clear()
     return redirect(url_for("console.login"))
 
@@ -138,6 +152,33 @@ def record(game_id: int):
 @bp.post("/<int:game_id>/delete")
 @gm_required
 def delete(game_id: int):
-    """Delete a game."""
-    store.delete_game(game_id)
+    """Delete a game: its consoles, devices and projectors are disconnected (every
+    process), and its device tokens are refused from then on."""
+    current_app.extensions["facilitator_live"].delete_game(game_id)
     return redirect(url_for("console.games"))
+
+
+@bp.post("/<int:game_id>/devices/remove")
+@gm_required
+def remove_device(game_id: int):
+    """Remove a team's device (JSON ``{"device": ID}``, an id the GM view's
+    ``device_ids`` lists): disconnected now, its token refused from now on."""
+    data = read_json()
+    device = data.get("device") if isinstance(data, dict) else None
+    if not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device):
+        return jsonify(ok=False, error="format", message='send {"device": "<device id>"}'), 400
+    if not current_app.extensions["facilitator_live"].remove_device(game_id, device):
+        return jsonify(ok=False, error="format", message="no such game"), 404
+    return jsonify(ok=True, device=device)
+
+
+@bp.post("/<int:game_id>/teams/<int:team>/code")
+@gm_required
+def rotate_code(game_id: int, team: int):
+    """Give a team a fresh join code: the old one stops working; devices that already
+    joined stay (remove them one by one)."""
+    code = store.rotate_code(game_id, team)
+    if code is None:
+        return jsonify(ok=False, error="format", message="no such game or team"), 404
+    return jsonify(ok=True, team=team, code=code, join_code=pretty_code(code),
+                   join_url=join_url(code), qr_url=url_for("assets.qr", code=code))

@@ -37,7 +37,8 @@ def init_app(app: Flask) -> None:
     queue = app.config.get("MESSAGE_QUEUE") or ""
     shared = queue.startswith(("redis://", "rediss://"))
     app.config.setdefault("RATELIMIT_STORAGE_URI", queue if shared else "memory://")
-    app.config.setdefault("RATE_LIMIT_PREFIX", app.config["MESSAGE_QUEUE_CHANNEL"] + "-limits")
+    app.config.setdefault("RATE_LIMIT_PREFIX", app.config.get("MESSAGE_QUEUE_CHANNEL", "facilitator")
+                          + "-limits")
     limiter.init_app(app)
 
 

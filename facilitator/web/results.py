@@ -6,12 +6,15 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from ..engine import Refusal, load_record, replay
+from ..engine.numbers import is_unicode
 from ..extensions import store
 from ..results import standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
 bp = Blueprint("results", __name__, url_prefix="/console")
 MAX_RECORD_BYTES = 2 * 1024 * 1024
+MAX_RECORD_DEPTH = 64           # a record needs 5 levels; JSON's own limit is ~1000
+MAX_NAME = 200                  # a game's name, as the store keeps it
 
 
 def _game_or_404(game_id: int):
@@ -66,6 +69,41 @@ def _download(text: str, mimetype: str, filename: str) -> Response:
                     headers={"Content-Disposition": f"attachment; filename={filename}"})
 
 
+def read_record(text: str) -> dict:
+    """A record's JSON text, checked for shape before it is replayed: an object, nested at
+    most MAX_RECORD_DEPTH deep, every text valid Unicode, a ``name`` (if any) of at most
+    MAX_NAME characters. Anything else is a ``format`` Refusal naming the problem (the
+    replay then checks the settings, questions and actions)."""
+    try:
+        record = load_record(text)
+    except RecursionError:
+        raise Refusal("format", f"the record nests lists or objects more than "
+                                f"{MAX_RECORD_DEPTH} levels deep") from None
+    if not isinstance(record, dict):
+        raise Refusal("format", "a partida/1 record is a JSON object "
+                                '({"format": "partida/1", "settings": ..., "actions": [...]})')
+    stack = [(record, 1, "the record")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, str):
+            if not is_unicode(value):
+                raise Refusal("format", f"{where} is not valid Unicode text (a lone surrogate)")
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_RECORD_DEPTH:
+                raise Refusal("format", f"the record nests lists or objects more than "
+                                        f"{MAX_RECORD_DEPTH} levels deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, child in items:
+                if isinstance(key, str) and not is_unicode(key):
+                    raise Refusal("format", f"a key in {where} is not valid Unicode text")
+                label = str(key)[:40] if is_unicode(str(key)) else "?"
+                stack.append((child, depth + 1, f"{where}[{label}]" if depth > 1 else label))
+    name = record.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+        raise Refusal("format", f"the record's name must be text of at most {MAX_NAME} characters")
+    return record
+
+
 @bp.post("/records")
 @gm_required
 def upload_record():
@@ -76,10 +114,11 @@ def upload_record():
         return render_template("results/upload_error.html", error="results.upload_missing",
                                detail=""), 400
     try:
-        record = load_record(data.decode("utf-8-sig"))
+        record = read_record(data.decode("utf-8-sig"))
         game = replay(record)
+        fallback = (upload.filename or "partida").rsplit(".", 1)[0][:MAX_NAME]
         game_id = store.import_record(record, name=record.get("name") or
-                                      (upload.filename or "partida").rsplit(".", 1)[0])
+                                      (fallback if is_unicode(fallback) else "partida"))
     except UnicodeDecodeError:
         return render_template("results/upload_error.html", error="results.upload_encoding",
                                detail=""), 400

@@ -6,6 +6,7 @@ from flask import (Blueprint, current_app, make_response, redirect, render_templ
 
 from ..extensions import store
 from ..live.audience import issue_device_token, read_device_token
+from . import use_game_language
 from .ratelimit import join_attempts, limiter
 
 bp = Blueprint("team", __name__)
@@ -27,9 +28,10 @@ def _join_limit(method: str):
 def _join(code: str):
     """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
     found = store.find_join_code(code)
-    if found is None:
+    public_id = store.public_id(found.game_id) if found is not None else None
+    if public_id is None:
         return render_template("team/join.html", error="join.unknown"), 404
-    token = issue_device_token(current_app.config["SECRET_KEY"], found.game_id, found.team)
+    token = issue_device_token(current_app.config["SECRET_KEY"], public_id, found.team)
     response = make_response(redirect(url_for("team.play")))
     response.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Lax")
     return response
@@ -55,10 +57,16 @@ def join_code(code: str):
 def play():
     """The team's page; a reload keeps the device in its team (the token is a cookie)."""
     token = request.cookies.get(TOKEN_COOKIE)
-    audience = read_device_token(current_app.config["SECRET_KEY"], token)
+    audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
+                                 current_app.config["DEVICE_GRACE_HOURS"]) if token else None
     row = store.row(audience.game_id) if audience else None
-    if row is None:
-        return redirect(url_for("team.join"))
+    if row is None or not 1 <= audience.team <= len(row.settings["teams"]):
+        # A game deleted, a device removed, a game long over, a forged token: join again.
+        response = redirect(url_for("team.join"))
+        if token:
+            response.delete_cookie(TOKEN_COOKIE, httponly=True, samesite="Lax")
+        return response
+    use_game_language(row.settings)          # the game's language unless this device chose one
     name = row.settings["teams"][audience.team - 1]["name"]
     return render_template("team/play.html", token=token, game_id=row.id,
                            team={"number": audience.team, "name": name})

@@ -13,7 +13,7 @@
   var DASHES = ["", "8 4", "2 4", "10 3 2 3", "4 4", "12 6"];
 
   var LANG = document.documentElement.lang || "es";
-  function num(x) { return typeof x === "number" ? x.toLocaleString(LANG) : String(x); }
+  function num(x) { return typeof x === "number" ? x.toLocaleString(LANG).replace(/^-/, "\u2212") : String(x); }
 
   function el(tag, attrs, text) {
     var node = document.createElementNS(NS, tag);

@@ -18,11 +18,12 @@
  *   people: spokesperson-N, spokesperson-N-send, representative-N, representative-N-send
  *   timer: timer-display, timer-start, timer-pause, timer-resume, timer-extend, timer-restart
  *   tools: undo, redo
- *   scores: team-row-N, score-team-N, devices-N, rank-I (final ranking, I = place in the list)
+ *   scores: team-row-N, score-team-N, devices-N, device-N-ID, device-remove-ID, rank-I (final ranking, I = place in the list)
  *   requests: exchange-request-N, exchange-confirm-N, exchange-dismiss-N
  *   adjust: adjust-team, adjust-points, adjust-reason, adjust-send, adjustment-I
  *   history: history-turn-N
- *   (template) game-name, games-link, projector-link, record-link, join-N, join-code-N, shortcuts
+ *   (template) game-name, games-link, projector-link, record-link, join-N, join-code-N, join-url-N,
+ *     join-qr-N, rotate-code-N, shortcuts
  */
 (function () {
   'use strict';
@@ -176,9 +177,10 @@
       } else out.push(h('p', { class: 'muted' }, t('question.not_chosen')));
       const q = turn.question;
       if (q) {
-        out.push(h('p', { class: 'qtext', testid: 'question-text' }, q.text));
+        out.push(L.rich('div', { class: 'qtext', testid: 'question-text' }, q, page.game));
         out.push(h('div', { class: 'answer' }, h('strong', null, t('question.answer') + ': '),
-          h('span', { testid: 'question-answer' }, q.answer || '')));
+          q.answer ? L.rich('span', { testid: 'question-answer' }, q, page.game, 'answer_html')
+            : h('span', { testid: 'question-answer', class: 'muted' }, t('question.no_expected_answer'))));
         if (q.notes) out.push(h('p', { class: 'notes muted', testid: 'question-notes' }, q.notes));
         out.push(h('p', { class: 'muted small' }, 'id: ' + q.id));
       }
@@ -253,7 +255,7 @@
       h('p', { class: 'muted small', testid: 'question-id' }, id),
       q ? h('p', { class: 'qtext', testid: 'question-offer-text' }, q.text) : null,
       q ? h('p', { class: 'answer' }, h('strong', null, t('question.answer') + ': '),
-        h('span', { testid: 'question-offer-answer' }, q.answer || '')) : null,
+        h('span', { testid: 'question-offer-answer', class: q.answer ? null : 'muted' }, q.answer || t('question.no_expected_answer'))) : null,
       q && q.notes ? h('p', { class: 'notes muted' }, q.notes) : null));
     out.push(h('div', { class: 'row' },
       btn('question-read', t('act.read'), { do: 'question', id: id }, 'primary', 'Q'),
@@ -450,11 +452,30 @@
 
   /* ---- scoreboard with devices -------------------------------------------- */
   function specials(sp) {
-    return ['desvio', 'seguro', 'elijo'].map((c) => h('span', { class: 'sp', title: L.special(c) }, t('special.short.' + c) + (sp[c] || 0)));
+    return ['desvio', 'seguro', 'elijo'].map((c) => h('span', { class: 'sp', title: L.special(c) }, t('special.short.' + c) + ' ' + (sp[c] || 0)));
+  }
+  /** POST JSON to one of this game's console routes; resolves to the answer's JSON. */
+  function post(path, body) {
+    return fetch('/console/' + page.game + path, { method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}) })
+      .then((r) => r.json().catch(() => ({ ok: false, error: 'server', message: String(r.status) })))
+      .catch(() => ({ ok: false, error: 'offline', message: t('live.no_answer') }));
+  }
+  /** The devices of a team, each with its "Quitar" (remove) button. */
+  function deviceList(team, ids) {
+    if (!ids || !ids.length) return null;
+    return h('div', { class: 'small' }, ids.map((id) => h('div', { testid: 'device-' + team + '-' + id },
+      h('code', { title: id }, id.slice(0, 6)), ' ',
+      h('button', { type: 'button', class: 'bad small', testid: 'device-remove-' + id, title: t('console.remove_device_hint'),
+        onclick: () => {
+          if (!window.confirm(t('console.remove_device_confirm', { id: id.slice(0, 6), team: teamText(team) }))) return;
+          post('/devices/remove', { device: id }).then((ack) => { if (!ack.ok) L.flash(ack); });
+        } }, t('console.remove_device')))));
   }
   function renderScores() {
     const devices = S.devices || {};
-    L.section($('scores'), sigOf(devices), () => [
+    const deviceIds = S.device_ids || {};
+    L.section($('scores'), sigOf(devices, deviceIds), () => [
       h('h2', null, t('score.title')),
       h('table', { class: 'scores' },
         h('thead', null, h('tr', null, ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special', 'score.devices']
@@ -467,10 +488,29 @@
           h('td', { class: 'num' }, String(tm.cards.length)),
           h('td', { class: 'num' }, String(tm.pifies)),
           h('td', { class: 'specials' }, specials(tm.special)),
-          h('td', { class: 'num', testid: 'devices-' + tm.team },
-            h('span', { class: 'dot ' + (devices[String(tm.team)] ? 'on' : 'off'), 'aria-hidden': 'true' }),
-            String(devices[String(tm.team)] || 0))))))]);
+          h('td', { class: 'num' },
+            h('span', { testid: 'devices-' + tm.team },
+              h('span', { class: 'dot ' + (devices[String(tm.team)] ? 'on' : 'off'), 'aria-hidden': 'true' }),
+              String(devices[String(tm.team)] || 0)),
+            deviceList(tm.team, deviceIds[String(tm.team)]))))))]);
   }
+
+  /* ---- a team's fresh join code (the old one stops working) ---------------- */
+  document.querySelectorAll('[data-rotate]').forEach((button) => {
+    const team = Number(button.getAttribute('data-rotate'));
+    button.addEventListener('click', () => {
+      if (!window.confirm(t('console.rotate_confirm', { n: team }))) return;
+      post('/teams/' + team + '/code').then((ack) => {
+        if (!ack.ok) { L.flash(ack); return; }
+        const code = document.querySelector('[data-testid="join-code-' + team + '"]');
+        const link = document.querySelector('[data-testid="join-url-' + team + '"]');
+        const qr = document.querySelector('[data-testid="join-qr-' + team + '"]');
+        if (code) code.textContent = ack.join_code;
+        if (link) { link.href = ack.join_url; link.textContent = ack.join_url; }
+        if (qr) qr.src = ack.qr_url;
+      });
+    });
+  });
 
   /* ---- exchange requests ------------------------------------------------ */
   function renderRequests() {
@@ -493,7 +533,7 @@
     L.section($('adjust'), sigOf(can), () => {
       const team = L.field('select', { testid: 'adjust-team', 'aria-label': t('rank.team'), value: String(V.teams[0].team) },
         V.teams.map((tm) => h('option', { value: String(tm.team) }, teamText(tm.team))));
-      const points = L.field('input', { testid: 'adjust-points', type: 'number', step: '0.5', placeholder: '±0.5', 'aria-label': t('adjust.points'), class: 'short' });
+      const points = L.field('input', { testid: 'adjust-points', type: 'number', step: '0.5', placeholder: '±' + L.num(0.5), 'aria-label': t('adjust.points'), class: 'short' });
       const reason = L.field('input', { testid: 'adjust-reason', placeholder: t('adjust.reason'), maxlength: 500, 'aria-label': t('adjust.reason') });
       const go = () => {
         const p = Number(points.value);

@@ -66,6 +66,71 @@
   };
   const h = L.h;
 
+  /* Formatted question text (issue 14). The server sanitises it (nh3, an allow-list);
+   * here it is parsed inertly with DOMParser and only allowed elements and attributes
+   * are copied into the page with createElement (no HTML string is ever assigned). Images only from
+   * this server's /g/<game>/img/<id>, shown with their alt text, bounded by CSS. */
+  const RICH_TAGS = new Set(['p', 'br', 'em', 'i', 'strong', 'b', 'u', 'sub', 'sup', 'ul', 'ol',
+    'li', 'code', 'pre', 'blockquote', 'span']);
+  const IMG_SRC = /^\/g\/[A-Za-z0-9_-]+\/img\/\d+$/;
+  function richNodes(source, into) {
+    for (const node of Array.from(source.childNodes)) {
+      if (node.nodeType === 3) { into.appendChild(document.createTextNode(node.nodeValue)); continue; }
+      if (node.nodeType !== 1) continue;
+      const tag = node.tagName.toLowerCase();
+      if (tag === 'img') {
+        const src = node.getAttribute('src') || '';
+        const alt = node.getAttribute('alt') || '';
+        if (!IMG_SRC.test(src)) { if (alt) into.appendChild(h('span', { class: 'img-alt' }, '[' + alt + ']')); continue; }
+        const img = h('img', { class: 'qimg', src, alt, loading: 'lazy', decoding: 'async' });
+        for (const dim of ['width', 'height']) {
+          const v = node.getAttribute(dim);
+          if (v && /^\d{1,4}$/.test(v)) img.setAttribute(dim, v);
+        }
+        img.addEventListener('error', () => {
+          img.replaceWith(h('span', { class: 'img-alt' }, '[' + (alt || t('question.image_missing')) + ']'));
+        });
+        into.appendChild(img);
+      } else if (RICH_TAGS.has(tag)) {
+        richNodes(node, into.appendChild(document.createElement(tag)));
+      } else {
+        richNodes(node, into);               // anything else: its text only
+      }
+    }
+    return into;
+  }
+  /** Fill element ``el`` with sanitised HTML ``html``; false (``el`` untouched) when empty. */
+  L.fillRich = function (el, html) {
+    if (!html || typeof DOMParser === 'undefined') return false;
+    const doc = new DOMParser().parseFromString(String(html), 'text/html');
+    const box = document.createElement('div');
+    richNodes(doc.body, box);
+    el.textContent = '';
+    while (box.firstChild) el.appendChild(box.firstChild);
+    el.classList.add('rich');
+    return true;
+  };
+  const richCache = {};
+  /** h(tag, attrs, plain text) of a question of game ``game``, filled with its formatted
+   *  form (``field``: 'html' or 'answer_html') from q[field] or, once fetched, from
+   *  GET /g/<game>/rich/<ref>; the plain text stays when there is none. */
+  L.rich = function (tag, attrs, q, game, field, fallback) {
+    const key = field || 'html';
+    const el = h(tag, attrs, fallback != null ? fallback : (key === 'html' ? q.text : q.answer));
+    if (q[key]) { L.fillRich(el, q[key]); return el; }
+    if (!q.ref || !game || typeof fetch === 'undefined') return el;
+    const id = game + ':' + q.ref;
+    const got = richCache[id];
+    if (got && !got.then) { L.fillRich(el, got[key]); return el; }
+    const pending = got || (richCache[id] = fetch('/g/' + encodeURIComponent(game) + '/rich/' + q.ref,
+      { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}))
+      .then((body) => { richCache[id] = body || {}; return richCache[id]; }));
+    pending.then((body) => { if (el.isConnected) L.fillRich(el, body[key]); });
+    return el;
+  };
+
   /* Text typed into inputs survives re-rendering: fields keep their value here by test id. */
   L.drafts = {};
   /** An input/textarea/select whose value is kept in L.drafts[testid] across renders. */
@@ -111,7 +176,16 @@
     if (c.slice(0, 5) === 'type:') return L.qtype(c.slice(5));
     return t('award.' + c);
   };
-  L.num = (x) => (typeof x === 'number' ? x.toLocaleString(L.lang) : String(x == null ? '' : x));
+  /** A number as the page's language writes it: 0,5 and −0,5 (es, es-ES), 0.5 and −0.5 (en). */
+  L.num = (x) => (typeof x === 'number' ? x.toLocaleString(L.lang).replace(/^-/, '\u2212') : String(x == null ? '' : x));
+  /** A place in a ranking: 1.º (es, es-ES), 1st (en). */
+  L.ordinal = function (n) {
+    if (L.lang !== 'en') return n + '.º';
+    const d = n % 10, dd = n % 100;
+    return n + (dd >= 11 && dd <= 13 ? 'th' : d === 1 ? 'st' : d === 2 ? 'nd' : d === 3 ? 'rd' : 'th');
+  };
+  /** A date written out: 30 de noviembre de 2026 (es, es-ES), 30 November 2026 (en). */
+  L.date = (d) => d.toLocaleDateString(L.lang === 'en' ? 'en-GB' : L.lang, { day: 'numeric', month: 'long', year: 'numeric' });
   L.signed = (x) => (x > 0 ? '+' : '') + L.num(x);
   L.teamOf = (view, n) => (view && view.teams ? view.teams.find((tm) => tm.team === n) : null);
   L.teamName = function (view, n) {

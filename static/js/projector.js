@@ -101,7 +101,7 @@
       if (turn.author) {
         out.push(h('div', { class: 'pchoice', testid: 'proj-choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
       }
-      if (turn.question) out.push(h('blockquote', { class: 'pquestion' + (turn.question.text.length > 220 ? ' long' : ''), testid: 'proj-question' }, turn.question.text));
+      if (turn.question) out.push(L.rich('blockquote', { class: 'pquestion' + (turn.question.text.length > 220 ? ' long' : ''), testid: 'proj-question' }, turn.question, page.game));
       const w = waitText();
       if (w) out.push(h('p', { class: 'pwait', testid: 'proj-waiting' }, w));
       return out;
@@ -158,7 +158,7 @@
           h('div', { class: 'block' }, String(r.rank)));
       }));
       const ranking = h('ol', { class: 'pranking' }, rows.map((r, i) => h('li', { testid: 'rank-' + (i + 1), 'data-team': r.team, 'data-rank': r.rank },
-        h('span', { class: 'prank' }, r.rank + '.'), label(r.team), h('span', { class: 'pts' }, L.num(r.score)),
+        h('span', { class: 'prank' }, L.ordinal(r.rank)), label(r.team), h('span', { class: 'pts' }, L.num(r.score)),
         h('span', { class: 'small' }, t('proj.final_detail', { cards: r.cards, pifies: r.pifies })))));
       const charts = !!(S.results && S.results.timeline && window.Charts);
       return [h('h2', null, t('rank.title')), h('div', { class: 'pfinalgrid' + (charts ? ' with-chart' : '') },

@@ -12,7 +12,7 @@
  *   bank, advanced, rounds, round-R-normal, round-R-simple, round-R-risky,
  *   round-R-individual, round-R-seconds, seconds-all, special-desvio, special-seguro,
  *   special-elijo, bank-desvio, bank-seguro, bank-elijo, exchange-cost, points-card,
- *   points-consolation, points-pifie, points-risky_bonus, max-members, create-game,
+ *   points-consolation, points-pifie, points-risky_bonus, max-members, language, create-game,
  *   create-error; (template) games, game-N, game-link-N, game-open-N, game-results-N, game-delete-N, banks-link,
  *   record-upload, record-file, record-continue, record-submit, games-empty, logout
  */
@@ -40,7 +40,9 @@
     cost: D.exchange_cost,
     points: Object.assign({}, D.points),
     maxMembers: D.max_members,
+    language: 'es',
   };
+  const LANGUAGES = data.languages || ['es', 'es-ES', 'en'];
 
   /** R-O4's default schedule for `n` rounds (round 1 normal, then challenges, the last individual). */
   function defaultSchedule(n, seconds) {
@@ -70,6 +72,7 @@
       exchange_cost: model.cost,
       points: Object.assign({}, model.points),
       max_members: model.maxMembers,
+      language: model.language,          // the tablets' and projector's language (a device may choose another)
     };
   }
   const sizes = () => model.teams.map((tm) => tm.members);
@@ -147,7 +150,7 @@
     const err = form.querySelector('[data-testid="create-error"]');
     btn.disabled = true;
     const name = form.querySelector('[data-testid="game-name"]').value.trim() ||
-      t('setup.name_default', { date: new Date().toLocaleDateString(L.lang) });
+      t('setup.name_default', { date: L.date(new Date()) });
     const bank = form.querySelector('[data-testid="bank"]');
     postJSON('/console/games', {
       name: name,
@@ -236,7 +239,7 @@
       h('div', { class: 'stack' },
         h('label', { for: 'game-name' }, t('setup.name')),
         h('input', { id: 'game-name', testid: 'game-name', value: nameVal, maxlength: 120,
-          placeholder: t('setup.name_default', { date: new Date().toLocaleDateString(L.lang) }) }),
+          placeholder: t('setup.name_default', { date: L.date(new Date()) }) }),
         h('div', { class: 'row' }, h('label', null, t('setup.students')), students,
           h('button', { type: 'button', testid: 'propose', onclick: () => { if (students.value) propose(students.value); } }, t('setup.propose'))),
         h('h3', null, t('setup.teams')),
@@ -255,6 +258,11 @@
         h('label', { for: 'bank' }, t('setup.bank')),
         h('select', { id: 'bank', testid: 'bank' }, (data.banks || []).map((b) =>
           h('option', { value: String(b.id) }, t('setup.bank_option', { name: b.name, n: b.count })))),
+        h('label', { for: 'language' }, t('setup.language')),
+        h('select', { id: 'language', testid: 'language', value: model.language, 'aria-describedby': 'language-hint',
+          onchange: (e) => { model.language = e.target.value; } },
+          LANGUAGES.map((code) => h('option', { value: code, lang: code }, t('lang.' + code)))),
+        h('p', { class: 'hint', id: 'language-hint' }, t('setup.language_hint')),
         h('details', { class: 'adv', testid: 'advanced', open: advOpen },
           h('summary', null, t('setup.advanced')),
           h('div', { class: 'stack' },

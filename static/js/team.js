@@ -213,7 +213,7 @@
         out.push(h('p', { class: 'small' }, t('role.host') + ': ' + teamText(turn.host) + ' · ' + t('role.challenged') + ': ' + teamText(turn.target)));
       }
       if (turn.author) out.push(h('p', { testid: 'choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
-      if (turn.question) out.push(h('p', { class: 'question', testid: 'question-text' }, turn.question.text));
+      if (turn.question) out.push(L.rich('div', { class: 'question', testid: 'question-text' }, turn.question, page.game));
       if (turn.question && !turn.verdict) out.push(h('p', { class: 'timer', testid: 'team-timer', id: 'team-timer' }, ''));
       if (turn.verdict) {
         out.push(h('p', { testid: 'verdict' }, t('turn.verdict') + ': ', h('strong', null, L.verdict(turn.verdict))));
@@ -312,7 +312,7 @@
       if (V.over && V.standings) {
         return [h('h2', null, t('rank.title')), h('ol', { class: 'board' }, V.standings.map((r, i) =>
           h('li', { testid: 'rank-' + (i + 1), 'data-team': r.team, class: r.team === me ? 'me' : '' },
-            h('strong', null, r.rank + '.'), ' ', L.teamLabel(V, r.team), ' — ', L.num(r.score))))];
+            h('strong', null, L.ordinal(r.rank)), ' ', L.teamLabel(V, r.team), ' — ', L.num(r.score))))];
       }
       return [h('h2', null, t('score.title')), h('ul', { class: 'cards' }, V.teams.map((tm) =>
         h('li', { testid: 'score-team-' + tm.team }, L.chip(tm.team), ' ', L.num(tm.score))))];
@@ -361,8 +361,9 @@
   }
 
   const socket = L.connect({ role: 'team', token: page.token }, render);
-  // A token the server no longer knows (the game was deleted): back to the join page.
+  // A token the server no longer takes (the game was deleted, the GM removed this device,
+  // or the game ended long ago): back to the join page, even mid-game.
   socket.on('connect_error', (err) => {
-    if (err && /^auth/.test(err.message || '') && !S) window.location.href = '/join';
+    if (err && /^auth/.test(err.message || '')) window.location.href = '/join';
   });
 }());

@@ -1,0 +1,319 @@
+"""Flood limits of Socket.IO events: a token bucket per connection or device, per event.
+
+A bucket holds up to ``capacity`` tokens and gains ``rate`` tokens a second;
+an event takes one token, and an event that finds the bucket empty is refused
+at once (``{"ok": false, "error": "rate"}``) without touching the database.
+The key is the device (its token's id) when the connection has one, otherwise
+the connection: one tablet opening ten sockets gets no more than one.
+
+Memory is bounded: buckets are kept in least-recently-used order, a bucket
+that has refilled completely is the same as no bucket and is dropped by the
+sweep, a connection's buckets go when it disconnects, and past ``max_keys``
+the least recently used bucket goes first (which only ever gives its owner a
+fresh, full bucket).
+
+The numbers are in ``LIMITS`` (and in docs/deploy.md, "Flood limits").
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+
+#: (event, who) → (bucket size, tokens refilled a second). ``who``: "gm" or "device"
+#: (a team tablet or a projector). Sized for the fastest honest use, see docs/deploy.md.
+LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+    ("act", "gm"): (200, 20),
+    ("act", "device"): (20, 1),
+    ("timer", "gm"): (30, 5),
+    ("timer", "device"): (10, 1),
+    ("request_exchange", "gm"): (10, 1),
+    ("request_exchange", "device"): (10, 1),
+    ("dismiss_exchange", "gm"): (30, 5),
+    ("dismiss_exchange", "device"): (10, 1),
+    ("sync", "gm"): (20, 2),
+    ("sync", "device"): (20, 2),
+}
+
+#: Connections opened with the same credentials (a device token, a watch code, a GM of a
+#: game from one address): a reconnecting device waits 0.8 to 5 s between attempts.
+CONNECT_LIMIT = (10, 0.5)
+
+#: Refusals a connection may draw (bucket size, refill a second) before it is disconnected:
+#: a client that goes on sending after "rate" answers is flooding, and even a refusal costs
+#: the server the reading of the packet. Its device reconnects (within CONNECT_LIMIT).
+STRIKES = (100, 10)
+
+#: A team's devices (or a game's projectors) together: GROUP times one device's limits.
+GROUP = 3
+
+#: Limits of an event not listed above (a handler added later is never unlimited).
+DEFAULT_LIMIT = (20, 2)
+DEFAULT_EVENT = "other"
+
+#: Seconds during which a connection is not sent the same snapshot twice in answer to ``sync``.
+SYNC_INTERVAL = 1.0
+
+#: Buckets kept at most (about 200 bytes each).
+MAX_KEYS = 100_000
+
+
+def guard_scale(config) -> float:
+    """``SOCKET_RATE_SCALE`` of ``config``: multiplies every limit (0: no limit)."""
+    return float(config.get("SOCKET_RATE_SCALE", 1.0))
+
+
+class TokenBuckets:
+    """Token buckets by key, each of ``capacity`` tokens refilled at ``rate`` a second."""
+
+    def __init__(self, max_keys: int = MAX_KEYS, clock=time.monotonic):
+        self.max_keys = max_keys
+        self.clock = clock
+        # key → (tokens, time of the last update, seconds to refill completely)
+        self._buckets: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def take(self, key, capacity: float, rate: float, now: float | None = None) -> bool:
+        """Take one token from ``key``'s bucket; False if it is empty (nothing is taken)."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            entry = self._buckets.pop(key, None)
+            if entry is None:
+                tokens = capacity
+            else:
+                tokens = min(capacity, entry[0] + (now - entry[1]) * rate)
+            allowed = tokens >= 1
+            if allowed:
+                tokens -= 1
+            self._buckets[key] = (tokens, now, (capacity - tokens) / rate if rate > 0 else 1e9)
+            self._sweep(now)
+            return allowed
+
+    def _sweep(self, now: float) -> None:
+        # Oldest first: drop buckets full again (the same as none), and any over max_keys.
+        buckets = self._buckets
+        while buckets:
+            key, (_, last, refill) = next(iter(buckets.items()))
+            if len(buckets) <= self.max_keys and now - last < refill:
+                break
+            del buckets[key]
+
+    def drop(self, keys) -> None:
+        """Forget the buckets of ``keys``."""
+        with self._lock:
+            for key in keys:
+                self._buckets.pop(key, None)
+
+
+class FloodGuard:
+    """The flood limits of this process's Socket.IO events."""
+
+    def __init__(self, limits: dict | None = None, scale: float = 1.0,
+                 sync_interval: float = SYNC_INTERVAL, max_keys: int = MAX_KEYS,
+                 clock=time.monotonic):
+        """``scale`` multiplies every bucket size and rate (0: no limit at all)."""
+        self.limits = dict(LIMITS if limits is None else limits)
+        self.scale = scale
+        self.sync_interval = sync_interval
+        self.clock = clock
+        self.buckets = TokenBuckets(max_keys, clock)
+        self._sent: OrderedDict = OrderedDict()     # sid → (seq, time) of the last sync answer
+        self._sent_lock = threading.Lock()
+        self.max_keys = max_keys
+
+    @classmethod
+    def from_config(cls, config) -> "FloodGuard":
+        """The guard ``config`` asks for (``SOCKET_RATE_SCALE``, ``SOCKET_RATE_LIMITS``)."""
+        limits = dict(LIMITS)
+        for key, value in (config.get("SOCKET_RATE_LIMITS") or {}).items():
+            limits[tuple(key.split(":", 1)) if isinstance(key, str) else tuple(key)] = value
+        return cls(limits, scale=guard_scale(config))
+
+    def allow(self, event: str, audience, sid: str) -> bool:
+        """Whether the connection ``sid`` of ``audience`` may send ``event`` now.
+
+        Counted per device (``audience.device``, its token's id) when the audience has
+        one, else per connection; a team's or a game's projectors' devices together also
+        share a bucket GROUP times as large (a device that reconnects over and over, or
+        opens many sockets, gets no more than that).
+        """
+        if self.scale <= 0:
+            return True
+        who = "gm" if audience.role == "gm" else "device"
+        if (event, who) in self.limits:
+            capacity, rate = self.limits[event, who]
+        else:
+            event, (capacity, rate) = DEFAULT_EVENT, DEFAULT_LIMIT
+        capacity, rate = capacity * self.scale, rate * self.scale
+        device = getattr(audience, "device", None)
+        owner = ("device", device) if device is not None else ("sid", sid)
+        if not self.buckets.take((owner, event, who), capacity, rate):
+            return False
+        if who == "device":
+            group = ("group", audience.game_id, audience.role, audience.team)
+            return self.buckets.take((group, event, who), capacity * GROUP, rate * GROUP)
+        return True
+
+    def strike(self, sid: str) -> bool:
+        """A refusal for ``sid``; True when it has drawn too many: disconnect it."""
+        capacity, rate = STRIKES
+        return not self.buckets.take((("sid", sid), "strikes", ""), capacity * max(self.scale, 1),
+                                     rate * max(self.scale, 1))
+
+    def allow_connect(self, auth: object, address: object) -> bool:
+        """Whether a connection with ``auth`` (the Socket.IO ``auth`` payload, before it is
+        checked) may open now: keyed by its credentials, so checked before any query."""
+        if self.scale <= 0:
+            return True
+        auth = auth if isinstance(auth, dict) else {}
+        credential = auth.get("token") or auth.get("watch")
+        if isinstance(credential, str):
+            key = ("connect", credential[:300])
+        else:
+            key = ("connect", str(auth.get("role"))[:20], str(auth.get("game"))[:20], address)
+        capacity, rate = CONNECT_LIMIT
+        return self.buckets.take(key, capacity * self.scale, rate * self.scale)
+
+    # -- coalescing sync answers -------------------------------------------------------
+
+    def sync_emit_due(self, sid: str, seq: int) -> bool:
+        """Whether a ``sync`` of ``sid`` should be answered with the snapshot at ``seq``:
+        not if the same snapshot went to it less than ``sync_interval`` ago."""
+        now = self.clock()
+        with self._sent_lock:
+            last = self._sent.pop(sid, None)
+            if last is not None and last[0] == seq and now - last[1] < self.sync_interval:
+                self._sent[sid] = last
+                return False
+            self._sent[sid] = (seq, now)
+            while self._sent:           # oldest first: past the interval, forget them
+                first_sid, (_, when) = next(iter(self._sent.items()))
+                if len(self._sent) <= self.max_keys and now - when < self.sync_interval:
+                    break
+                del self._sent[first_sid]
+            return True
+
+    def forget(self, sid: str) -> None:
+        """A connection closed: its buckets and its last sync answer go."""
+        with self._sent_lock:
+            self._sent.pop(sid, None)
+        events = {event for event, _ in self.limits} | {DEFAULT_EVENT}
+        self.buckets.drop([(("sid", sid), event, who) for event in events
+                           for who in ("gm", "device")] + [(("sid", sid), "strikes", "")])
+
+
+#: Events of one connection being handled at once, at most: past it an event is refused
+#: before a task is even started for it. An honest page waits for its acknowledgements
+#: (a few in flight); a flooding client writes thousands of packets that the server
+#: reads in one go, and would otherwise get a task each before the first limit is checked.
+MAX_IN_FLIGHT = 16
+
+#: The refusal of an event over MAX_IN_FLIGHT.
+IN_FLIGHT_REFUSAL = {"ok": False, "error": "rate",
+                     "message": "too many events at once from this connection: wait for "
+                                "the answers and send again"}
+
+
+def gate_events(server) -> None:
+    """Wrap ``server`` (a python-socketio Server): at most MAX_IN_FLIGHT events of one
+    connection are handled at once; the others are answered ``rate`` on the spot, and a
+    connection that draws more than STRIKES such answers is closed."""
+    from socketio import packet
+
+    dispatch = server._handle_event
+    handle = server._handle_event_internal
+    in_flight: dict[str, int] = {}
+    strikes = TokenBuckets()
+    lock = threading.Lock()
+
+    def on_event(eio_sid, namespace, id, data):
+        namespace = namespace or "/"
+        sid = server.manager.sid_from_eio_sid(eio_sid, namespace)
+        if sid is None or not server.manager.is_connected(sid, namespace):
+            return dispatch(eio_sid, namespace, id, data)     # it drops the event
+        with lock:
+            count = in_flight.get(sid, 0)
+            if count < MAX_IN_FLIGHT:
+                in_flight[sid] = count + 1
+        if count < MAX_IN_FLIGHT:
+            try:
+                return dispatch(eio_sid, namespace, id, data)
+            except BaseException:
+                _done(sid)
+                raise
+        if id is not None:
+            server._send_packet(eio_sid, server.packet_class(
+                packet.ACK, namespace=namespace, id=id, data=[IN_FLIGHT_REFUSAL]))
+        if not strikes.take(sid, *STRIKES):
+            server.disconnect(sid, namespace)
+        return None
+
+    def _done(sid):
+        with lock:
+            count = in_flight.get(sid, 1) - 1
+            if count > 0:
+                in_flight[sid] = count
+            else:
+                in_flight.pop(sid, None)
+
+    def handled(srv, sid, *rest):
+        try:
+            return handle(srv, sid, *rest)
+        finally:
+            _done(sid)
+
+    server._handle_event = on_event
+    server._handle_event_internal = handled
+
+
+#: Socket.IO messages one connection may send (bucket size, refill a second), counted as
+#: Engine.IO reads them: before any task is started or any JSON decoded for them. Far
+#: above an honest page (a few events a second) and applied to every event alike.
+MESSAGE_LIMIT = (200, 100)
+
+#: Messages dropped over MESSAGE_LIMIT before the connection's transport is cut: the
+#: packets a flooding client has already written are then never read at all.
+MESSAGE_STRIKES = 30
+
+
+def gate_messages(eio, scale: float = 1.0) -> None:
+    """Wrap ``eio`` (the Engine.IO server under Socket.IO) so a connection that writes
+    messages faster than MESSAGE_LIMIT has the excess dropped unread, and one that goes
+    on past MESSAGE_STRIKES is cut off at the transport.
+
+    The per-event limits of :class:`FloodGuard` answer an honest client that went too
+    fast; this one is for a client that does not wait for answers at all. A flood of
+    thousands of packets reaches the server in one read: each would otherwise cost a
+    task and a JSON decoding before any limit saw it (bench/faults.py, flood phase).
+    """
+    from engineio.exceptions import SocketIsClosedError
+
+    if scale <= 0 or getattr(eio, "_facilitator_gate", False):
+        return
+    trigger = eio._trigger_event
+    buckets = TokenBuckets()
+    capacity, rate = MESSAGE_LIMIT[0] * scale, MESSAGE_LIMIT[1] * scale
+    dropped: dict[str, int] = {}
+
+    def gated(event, *args, **kwargs):
+        if event == "message" and args:
+            eio_sid = args[0]
+            if not buckets.take(eio_sid, capacity, rate):
+                count = dropped.get(eio_sid, 0) + 1
+                if count < MESSAGE_STRIKES * max(scale, 1):
+                    dropped[eio_sid] = count
+                    return None
+                dropped.pop(eio_sid, None)
+                # Raised inside Engine.IO's read of the packet: it stops reading this
+                # connection and closes it (WebSocket), or disconnects it (polling).
+                raise SocketIsClosedError()
+        elif event == "disconnect" and args:
+            dropped.pop(args[0], None)
+            buckets.drop([args[0]])
+        return trigger(event, *args, **kwargs)
+
+    eio._trigger_event = gated
+    eio._facilitator_gate = True

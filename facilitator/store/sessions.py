@@ -1,0 +1,116 @@
+"""The GM's console sessions: opened at login, ended at logout, expired after a lecture day.
+
+The browser's (signed) session cookie holds only the session's secret,
+``secrets.token_urlsafe(32)``; the database keeps its SHA-256
+(``console_sessions.secret_hash``, unique, hence indexed). A session is valid
+while its row exists, has not ended and has not expired. Because the
+database, not the cookie, decides, logging out makes a copied cookie
+useless, "log out every console" ends every session at once, and a restarted
+server (or another process on the same database) still knows the GM.
+
+Checking a session is one indexed lookup. A positive answer is remembered by
+the process for at most ``CACHE_SECONDS`` (and never past the session's own
+expiry), so a page that makes a few requests costs one lookup. Ending a
+session forgets it at once in the process that ends it; **another process
+sharing the database may still accept it for up to ``CACHE_SECONDS``** after
+the logout. Negative answers are never remembered.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+
+from .database import Database
+from .models import ConsoleSession, utcnow
+
+#: How long a process trusts a positive answer without asking the database again.
+CACHE_SECONDS = 5.0
+#: Longest secret looked up (issued ones have 43 characters).
+MAX_SECRET = 100
+#: Positive answers kept per process before the stale ones are swept out.
+_CACHE_LIMIT = 1000
+
+#: secret's hash -> (monotonic time until which it is trusted, the session's expires_at)
+_cache: dict[str, tuple[float, datetime]] = {}
+#: The clock of the cache (a test may move it).
+_clock = time.monotonic
+
+
+def secret_hash(secret: str) -> str:
+    """The SHA-256 of a session's secret, in hexadecimal: what the database keeps."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def open_session(database: Database, hours: float) -> str:
+    """Open a session that lasts ``hours``; returns its secret (kept only in the cookie)."""
+    secret = secrets.token_urlsafe(32)
+    now = utcnow()
+    with database.session() as session:
+        session.add(ConsoleSession(secret_hash=secret_hash(secret), created_at=now,
+                                   expires_at=now + timedelta(hours=hours)))
+    return secret
+
+
+def session_is_valid(database: Database, secret: object) -> bool:
+    """Whether ``secret`` names a session that exists, has not ended and has not expired."""
+    if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET \
+            or not secret.isascii():
+        return False
+    key = secret_hash(secret)
+    now = utcnow()
+    cached = _cache.get(key)
+    if cached is not None:
+        trusted_until, expires_at = cached
+        if _clock() < trusted_until and now < expires_at:
+            return True
+        _cache.pop(key, None)
+    with database.session() as session:
+        expires_at = session.scalars(select(ConsoleSession.expires_at).where(
+            ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None))).first()
+    if expires_at is None or now >= expires_at:
+        return False
+    if len(_cache) >= _CACHE_LIMIT:
+        _sweep()
+    _cache[key] = (_clock() + CACHE_SECONDS, expires_at)
+    return True
+
+
+def end_session(database: Database, secret: object) -> bool:
+    """End the session ``secret`` names (logging out); False when it was not open."""
+    if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
+        return False
+    key = secret_hash(secret)
+    _cache.pop(key, None)
+    with database.session() as session:
+        ended = session.execute(update(ConsoleSession).where(
+            ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None))
+            .values(ended_at=utcnow())).rowcount
+    return bool(ended)
+
+
+def end_all_sessions(database: Database) -> int:
+    """End every open session ("log out every console"); returns how many were still valid."""
+    _cache.clear()
+    now = utcnow()
+    with database.session() as session:
+        return session.execute(update(ConsoleSession).where(
+            ConsoleSession.ended_at.is_(None), ConsoleSession.expires_at > now)
+            .values(ended_at=now)).rowcount
+
+
+def forget_cache() -> None:
+    """Forget every remembered answer (tests; the next check asks the database)."""
+    _cache.clear()
+
+
+def _sweep() -> None:
+    now = _clock()
+    for key, (trusted_until, _expires) in list(_cache.items()):
+        if trusted_until <= now:
+            _cache.pop(key, None)
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()

@@ -1,0 +1,218 @@
+"""No device can slow anyone else down (issue 12, item 3): flood limits, coalesced syncs,
+unchanged names not stored, and the cap of a game's record."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from facilitator.engine import Game, parse_settings
+from facilitator.engine.errors import Refusal
+from facilitator.store import games as store_games
+from table import Table
+
+#: How long a flood of these tests lasts at most.
+FLOOD_SECONDS = 3.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def flood_elsewhere(url: str, auth: dict, event: str, payload: dict, count: int,
+                    seconds: float, alternate: str | None = None,
+                    cookie: str | None = None) -> subprocess.Popen:
+    """Start a flooding device in a process of its own (the flooder must not take the
+    measuring clients' interpreter); ``flood_result`` reads what it did.
+
+    It runs at the lowest CPU priority: in a classroom a flooding tablet spends its own
+    processor, not the server's. On this machine the flooder shares the server's two
+    cores, and at normal priority it would slow the server by taking its CPU, which is
+    not what is measured here (the flood still sends tens of thousands of events)."""
+    spec = json.dumps({"url": url, "auth": auth, "event": event, "payload": payload,
+                       "count": count, "seconds": seconds, "alternate": alternate,
+                       "cookie": cookie})
+    return subprocess.Popen([sys.executable, str(Path(__file__).resolve()), spec],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: os.nice(19))
+
+
+def flood_result(process: subprocess.Popen, timeout: float = 60) -> dict:
+    out, err = process.communicate(timeout=timeout)
+    lines = out.strip().splitlines()
+    assert process.returncode == 0 and lines, err[-2000:]
+    return json.loads(lines[-1])
+
+
+def _flood_main(spec: dict) -> dict:
+    """Send ``event`` as fast as one client can; when the server closes the connection,
+    connect again at once (a hostile device would) and go on, until ``count`` events or
+    ``seconds``. ``alternate``: a payload key whose value alternates between two values
+    (so that every action would change the game)."""
+    import socketio
+    counts = {"sent": 0, "ok": 0, "rate": 0, "other": 0, "closed": 0, "connect_refused": 0}
+    lock = threading.Lock()
+
+    def on_ack(*data):
+        ack = data[0] if data and isinstance(data[0], dict) else {}
+        key = "ok" if ack.get("ok") else "rate" if ack.get("error") == "rate" else "other"
+        with lock:
+            counts[key] += 1
+    deadline = time.monotonic() + spec["seconds"]
+    headers = {"Cookie": spec["cookie"]} if spec.get("cookie") else {}
+    payload = spec["payload"]
+    while counts["sent"] < spec["count"] and time.monotonic() < deadline:
+        sio = socketio.Client(reconnection=False)
+        try:
+            sio.connect(spec["url"], auth=spec["auth"], headers=headers,
+                        transports=["websocket"], wait_timeout=5)
+        except Exception:       # noqa: BLE001 - refused (rate) or the server is busy
+            counts["connect_refused"] += 1
+            time.sleep(0.05)
+            continue
+        try:
+            while (counts["sent"] < spec["count"] and time.monotonic() < deadline
+                   and sio.connected):
+                data = dict(payload)
+                key = spec.get("alternate")
+                if key:
+                    data = json.loads(json.dumps(payload).replace("@N@", str(counts["sent"] % 2)))
+                sio.emit(spec["event"], data, callback=on_ack)
+                counts["sent"] += 1
+        except Exception:       # noqa: BLE001 - closed by the server meanwhile
+            pass
+        waiting = time.monotonic() + 3         # the answers, or the server's close
+        while (sio.connected and counts["ok"] + counts["rate"] + counts["other"] < counts["sent"]
+               and time.monotonic() < waiting):
+            time.sleep(0.02)
+        if not sio.connected:
+            counts["closed"] += 1
+        try:
+            sio.disconnect()
+        except Exception:       # noqa: BLE001
+            pass
+    return counts
+
+
+def timed(call) -> float:
+    started = time.monotonic()
+    call()
+    return time.monotonic() - started
+
+
+def test_a_team_flooding_actions_is_refused_and_does_not_slow_the_others(table: Table):
+    team2 = table.teams[2]
+    latencies: list[float] = []
+    flooder = flood_elsewhere(table.server.url, {"role": "team", "token": table.tokens[1]},
+                              "act", {"action": {"do": "spokesperson", "team": 1,
+                                                 "name": "Ana @N@"}},
+                              count=2000, seconds=FLOOD_SECONDS, alternate="name")
+    started = time.monotonic()
+    while flooder.poll() is None and time.monotonic() - started < FLOOD_SECONDS + 5:
+        latencies.append(timed(lambda: team2.call("sync", {"seq": -1})))
+        time.sleep(0.15)
+    result = flood_result(flooder)
+    print("FLOOD act", result, "sync p95", percentile(latencies, 0.95))
+    assert result["sent"] >= 1000, result                   # it did flood
+    # Refused at once ("rate") or dropped unread, and a connection that goes on is cut
+    # off (flood.STRIKES, flood.MESSAGE_STRIKES).
+    assert result["rate"] >= 1 and result["closed"] >= 1, result
+    assert result["ok"] <= 60 and result["other"] == 0, result
+    record = table.http.get(f"{table.server.url}/console/{table.game_id}/record.json",
+                            timeout=10).json()
+    # Every stored action was acknowledged (an "unchanged" name is acknowledged, not stored).
+    assert len(record["actions"]) <= result["ok"] <= 60, (len(record["actions"]), result)
+    assert len(latencies) >= 5 and percentile(latencies, 0.95) < 0.5, sorted(latencies)[-5:]
+    # The others still play: the GM acts and every other screen follows.
+    ack = table.gm.act({"do": "spokesperson", "team": 3, "name": "Luis"})
+    for client in (table.gm, team2, table.teams[3], table.teams[4], table.projector):
+        client.wait_seq(ack["seq"])
+
+
+def test_naming_the_same_person_again_is_acknowledged_and_not_stored(table: Table):
+    first = table.teams[1].act({"do": "spokesperson", "team": 1, "name": "Ana"})
+    assert first["ok"] and not first.get("unchanged"), first
+    again = table.teams[1].act({"do": "spokesperson", "team": 1, "name": "Ana"})
+    assert again == {"ok": True, "seq": first["seq"], "unchanged": True}
+    gm_again = table.gm.act({"do": "spokesperson", "team": 1, "name": "Ana"})
+    assert gm_again["unchanged"] and gm_again["seq"] == first["seq"]
+    # Refusals stay what they were: another team's name (R-G4), no such team (R-T4),
+    # a representative outside an individual round (R-U9).
+    assert table.teams[2].act({"do": "spokesperson", "team": 1, "name": "Ana"})["error"] == "R-G4"
+    assert table.gm.act({"do": "spokesperson", "team": 9, "name": "Ana"})["error"] == "R-T4"
+    assert table.gm.act({"do": "representative", "team": 1, "name": "Ana"})["error"] == "R-U9"
+    other = table.teams[1].act({"do": "spokesperson", "team": 1, "name": "Eva"})
+    assert other["seq"] == first["seq"] + 1
+    record = table.http.get(f"{table.server.url}/console/{table.game_id}/record.json",
+                            timeout=10).json()
+    assert [a["name"] for a in record["actions"] if a["do"] == "spokesperson"] == ["Ana", "Eva"]
+
+
+def test_a_projector_flooding_sync_does_not_delay_another_game(server, table: Table):
+    other = Table(server)
+    try:
+        acks: list[float] = []
+        seq = table.projector.last["seq"]
+        flooder = flood_elsewhere(server.url, {"role": "projector",
+                                               "watch": table.watch_code()},
+                                  "sync", {"seq": seq}, count=4000, seconds=FLOOD_SECONDS)
+        started, n = time.monotonic(), 0
+        while ((flooder.poll() is None or time.monotonic() - started < 2)
+               and time.monotonic() - started < FLOOD_SECONDS + 5):
+            n += 1
+            action = {"do": "spokesperson", "team": 1, "name": f"Nombre {n}"}
+            acks.append(timed(lambda: other.gm.act(action)))
+            time.sleep(0.1)
+        result = flood_result(flooder)
+        print("FLOOD sync", result, "GM ack p95", percentile(acks, 0.95), "max", max(acks))
+        assert result["sent"] >= 1000 and result["rate"] >= 1 and result["closed"] >= 1, result
+        assert len(acks) >= 5 and percentile(acks, 0.95) < 0.5 and max(acks) < 1.5, \
+            sorted(acks)[-5:]
+        # The watching projector of the flooded game still follows it.
+        table.gm_act({"do": "spokesperson", "team": 2, "name": "Eva"})
+    finally:
+        other.close()
+
+
+def test_a_game_record_has_a_cap_of_actions_and_bytes(monkeypatch):
+    settings = {"teams": [{"name": f"E{n}", "members": 3} for n in range(1, 5)]}
+    monkeypatch.setattr(store_games, "MAX_ACTIONS", 10)
+    game = Game(parse_settings(settings), [])
+    for n in range(10):
+        game.play(store_games.parse_action({"do": "spokesperson", "team": 1, "name": f"A{n}"}))
+    action = store_games.parse_action({"do": "spokesperson", "team": 1, "name": "Ana"})
+    with pytest.raises(Refusal) as refused:
+        store_games._within_cap(game, action, "team:1")
+    assert refused.value.rule == "limit"
+    store_games._within_cap(game, action, "gm")             # the GM's reserve
+    monkeypatch.undo()
+
+    big = Game(parse_settings(settings), [])
+    names = ("ñ" * 2000, "x" * 2000)
+    while True:
+        action = store_games.parse_action({"do": "spokesperson", "team": 1,
+                                           "name": names[big.seq % 2]})
+        try:
+            store_games._within_cap(big, action, "team:1")
+        except Refusal as refusal:
+            assert refusal.rule == "limit"
+            break
+        big.play(action)
+    import json
+    record = {"format": "partida/1", "name": "", "settings": big.settings.to_dict(),
+              "questions": [], "actions": [a.to_dict() for a in big.log]}
+    size = len(json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))
+    assert store_games.record_bytes(big) == size
+    assert size <= store_games.MAX_RECORD_BYTES < 2 * 1024 * 1024
+    assert big.seq < store_games.MAX_ACTIONS
+
+
+if __name__ == "__main__":            # the flooding device of flood_elsewhere
+    print(json.dumps(_flood_main(json.loads(sys.argv[1]))), flush=True)
