@@ -511,7 +511,7 @@ def test_a_gift_imports_with_the_author_given_and_marks_the_essay(client):
     text = text_of(response)
     assert "Importadas 3 preguntas en el banco «Kant»." in text
     assert "Sin respuesta esperada (las juzga el docente)" in text
-    assert "Kant.gift:15: comentario: sin respuesta esperada: la juzga el GM" in text
+    assert "Kant.gift:15: comentario: sin respuesta esperada: la juzga el docente" in text
     assert "1 respuesta(s) corta(s) → abierta" in text
     bank = find_bank(database, "Kant")
     questions = {q.id: q for q in bank_questions(database, bank["id"])[1]}

@@ -192,3 +192,18 @@ def test_the_console_refuses_a_bank_over_the_row_limit_with_a_clear_message(gm, 
                        headers={"Origin": "http://localhost"})
     assert response.status_code == 400
     assert f"{MAX_ROWS:,}" in response.get_data(as_text=True)
+
+
+def test_formatted_text_in_an_uploaded_record_is_sanitised_again(gm):
+    """A record is a file anyone may have edited: its questions' HTML goes through the
+    allow-list again (no script, no handler, no remote image) before any screen gets it."""
+    from facilitator.extensions import store
+    record = good()
+    record["questions"][0]["text_html"] = ('<p onclick="x()">¿Quién <script>alert(1)</script>'
+                                           '<img src="http://evil.example/x.png"><em>dijo</em>?</p>')
+    before = {row.id for row in store.list_games()}
+    response = upload(gm, encoded(record))
+    assert response.status_code in (200, 302), response.get_data(as_text=True)[:300]
+    (game_id,) = {row.id for row in store.list_games()} - before
+    html = store.row(game_id).questions[0]["text_html"]
+    assert html == "<p>¿Quién <em>dijo</em>?</p>", html

@@ -39,8 +39,9 @@ def parse_questions(data: object) -> list[Question]:
         if values["id"] in seen:
             raise refuse("format", f"{where}: the id {values['id']!r} is used twice")
         seen.add(values["id"])
-        notes = item.get("notes", "")
-        questions.append(Question(**values, notes=notes if isinstance(notes, str) else ""))
+        extras = {key: item[key] for key in ("notes", "text_html", "answer_html")
+                  if isinstance(item.get(key), str)}   # optional: their formatted forms
+        questions.append(Question(**values, **extras))
     return questions
 
 

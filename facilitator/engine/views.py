@@ -45,8 +45,11 @@ def _question_public(state: GameState, turn: Turn) -> dict | None:
     if turn.question is None:
         return None
     q = state.questions[turn.question]
-    return {"ref": question_ref(state, q.id), "author": q.author, "type": q.type,
-            "text": q.text}
+    public = {"ref": question_ref(state, q.id), "author": q.author, "type": q.type,
+              "text": q.text}
+    if q.text_html:                   # its formatting, sanitised when the bank was imported
+        public["html"] = q.text_html
+    return public
 
 
 def _history_public(state: GameState, entry: dict) -> dict:
@@ -135,6 +138,7 @@ def gm_view(state: GameState, public: dict | None = None,
     if turn.question is not None:
         q = state.questions[turn.question]
         view["turn"]["question"] = {**view["turn"]["question"], "id": q.id, "answer": q.answer,
+                                    **({"answer_html": q.answer_html} if q.answer_html else {}),
                                     "notes": q.notes}
     # The GM's history keeps the bank's ids beside the references.
     view["history"] = [{**public_entry, "question": entry.get("question")}

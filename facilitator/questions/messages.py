@@ -5,7 +5,7 @@ here, so both languages always exist. The package stays pure Python: this is
 a plain dictionary, not the web interface's JSON catalogs.
 
     >>> message("es", "no_answer.mark")
-    'sin respuesta esperada: la juzga el GM'
+    'sin respuesta esperada: la juzga el docente'
     >>> cli_language(None, {"LANG": "es_ES.UTF-8"}), cli_language(None, {"LANG": "C.UTF-8"})
     ('es', 'en')
 
@@ -34,8 +34,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                           "names the author",
         "no_author.xml": "no author: put the question in a category whose last part "
                          "names the author",
-        "no_answer.mark": "no expected answer: the GM judges it",
-        "no_answer.item": "{id}: no expected answer: the GM judges it",
+        "no_answer.mark": "no expected answer: the teacher judges it",
+        "no_answer.item": "{id}: no expected answer: the teacher judges it",
         "accepted_answers": "Respuestas aceptadas: {answers}",
         # notes about the whole file
         "note.author_given": "{n} question(s) without a category took the author given at "
@@ -65,7 +65,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "cli.note": "note: {text}",
         "cli.errors": "Errors:",
         "cli.unusable": "Could not be used:",
-        "cli.no_answer": "Without expected answer (the GM judges them):",
+        "cli.no_answer": "Without expected answer (the teacher judges them):",
         "cli.nothing_until_fixed": "Nothing can be imported from this file until its errors "
                                    "are fixed.",
         "cli.would_skip": "With --skip-errors, the {good} would be imported and the entries "
@@ -183,8 +183,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                           "sea el autor",
         "no_author.xml": "sin autor: pongan la pregunta en una categoría cuya última parte "
                          "sea el autor",
-        "no_answer.mark": "sin respuesta esperada: la juzga el GM",
-        "no_answer.item": "{id}: sin respuesta esperada: la juzga el GM",
+        "no_answer.mark": "sin respuesta esperada: la juzga el docente",
+        "no_answer.item": "{id}: sin respuesta esperada: la juzga el docente",
         "accepted_answers": "Respuestas aceptadas: {answers}",
         "note.author_given": "{n} pregunta(s) sin categoría tomaron el autor dado al importar, "
                              "«{author}»",
@@ -212,7 +212,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "cli.note": "nota: {text}",
         "cli.errors": "Errores:",
         "cli.unusable": "No se pueden usar:",
-        "cli.no_answer": "Sin respuesta esperada (las juzga el GM):",
+        "cli.no_answer": "Sin respuesta esperada (las juzga el docente):",
         "cli.nothing_until_fixed": "No se puede importar nada de este archivo hasta corregir "
                                    "sus errores.",
         "cli.would_skip": "Con --skip-errors se importarían {good} y se dejarían fuera las "
@@ -333,6 +333,8 @@ _FORCED: ContextVar[str | None] = ContextVar("forced_language", default=None)
 def language_forced(lang: str | None) -> Iterator[None]:
     """Every message made inside is in ``lang`` (None: as asked), whatever language
     the caller passed: the JSON API keeps its texts in English unless asked."""
+    if lang and lang not in LANGUAGES:
+        lang = lang.split("-")[0]
     token = _FORCED.set(lang if lang in LANGUAGES else None)
     try:
         yield
@@ -349,6 +351,8 @@ def message(lang: str | None, key: str, **params: object) -> str:
     ('1 pregunta', '3 questions')
     """
     lang = _FORCED.get() or lang
+    if lang and lang not in MESSAGES:
+        lang = lang.split("-")[0]           # es-ES reads the Spanish messages
     table = MESSAGES.get(lang or DEFAULT_LANGUAGE, MESSAGES[DEFAULT_LANGUAGE])
     text = table.get(key) or MESSAGES[DEFAULT_LANGUAGE].get(key, key)
     if "|" in text:

@@ -214,7 +214,8 @@ class GameStore:
         """Store a replayable ``partida/1`` record as a game, every action included."""
         from ..engine import replay
         game = replay(record)
-        game_id = self.create_game(name, record["settings"], list(game.questions.values()))
+        game_id = self.create_game(name, record["settings"],
+                                   [_sanitised(q) for q in game.questions.values()])
         with self.lock(game_id), self.database.session() as session:
             row = self.database.lock_game(session, game_id)
             for seq, action in enumerate(game.log, start=1):
@@ -416,6 +417,17 @@ class GameStore:
                 ActionRow.game_id == game_id).order_by(ActionRow.seq))
             return {"format": FORMAT, "name": row.name, "settings": row.settings,
                     "questions": row.questions, "actions": list(actions)}
+
+
+def _sanitised(question: Question) -> Question:
+    """A record's question with its formatted forms sanitised again: a record is a file
+    anyone may have edited (its images, which are not in the record, are dropped)."""
+    from dataclasses import replace
+
+    from ..questions.formatting import sanitise
+    return replace(question, **{key: sanitise(value, available=set()).html
+                                for key in ("text_html", "answer_html")
+                                if (value := getattr(question, key))})
 
 
 def result_played(scope: dict) -> bool:

@@ -130,6 +130,7 @@ def stop_client(sio: socketio.Client, websockets=(), timeout: float = 10) -> Non
     up on without closing them (``websockets``) are shut down, and every thread
     of the client is joined.
     """
+    reconnecting = sio.reconnection
     sio.reconnection = False            # a connection dropping from now on stays down
     eio = sio.eio
     sockets = [getattr(eio, "ws", None), *websockets]
@@ -147,6 +148,23 @@ def stop_client(sio: socketio.Client, websockets=(), timeout: float = 10) -> Non
                 ws.shutdown()
             except Exception:           # noqa: BLE001 - already closed
                 pass
+    if reconnecting:
+        # A drop handled just before reconnection was switched off decides to reconnect,
+        # runs the client's disconnect handlers, and only then starts the reconnection
+        # thread, which clears the abort flag as it begins: shutdown() may have run in
+        # between and seen nothing to stop. Watch for such a thread a moment and stop it.
+        watch_until = time.monotonic() + 1.5
+        while time.monotonic() < watch_until:
+            task = getattr(sio, "_reconnect_task", None)
+            if task is not None and task.is_alive():
+                threads.append(task)
+                if sio._reconnect_abort is not None:
+                    sio._reconnect_abort.set()
+                task.join(0.1)
+            else:
+                time.sleep(0.05)
+        if sio.connected:
+            sio.disconnect()
     deadline = time.monotonic() + timeout
     for thread in {*threads, *client_threads(sio)}:
         if thread is not threading.current_thread():

@@ -74,7 +74,7 @@ def test_essay_without_expected_answer_is_kept_for_the_gm_to_judge(write):
     assert (question.type, question.answer) == ("abierta", "")
     assert report.unusable == []
     assert [str(i) for i in report.no_answer] == [
-        "banco.gift:3: banco-3: no expected answer: the GM judges it"]
+        "banco.gift:3: banco-3: no expected answer: the teacher judges it"]
     assert report.no_answer[0].kind == "no_answer"
 
 

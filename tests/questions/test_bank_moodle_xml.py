@@ -86,7 +86,7 @@ def test_essay_without_expected_answer_is_kept_for_the_gm_to_judge(write):
     assert report.ok and report.unusable == []
     assert [(q.type, q.answer) for q in report.questions] == [("abierta", "")]
     assert [str(i) for i in report.no_answer] == [
-        "banco.xml:6: banco-6: no expected answer: the GM judges it"]
+        "banco.xml:6: banco-6: no expected answer: the teacher judges it"]
 
 
 @pytest.mark.parametrize("kind, why", [

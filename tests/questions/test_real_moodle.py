@@ -99,7 +99,7 @@ def test_the_author_given_at_import_makes_them_usable(write):
     assert by_id["ilustracion"].answer == "Verdadero — Correcto."
     assert (by_id["comentario"].type, by_id["comentario"].answer) == ("abierta", "")
     assert [str(issue) for issue in report.no_answer] == [
-        "Kant.gift:24: comentario: no expected answer: the GM judges it"]
+        "Kant.gift:24: comentario: no expected answer: the teacher judges it"]
     assert by_id["sapere-aude"].type == "quien"
     assert by_id["paz-perpetua"].type == "quien"
     assert by_id["imperativo"].type == "abierta"
@@ -342,7 +342,7 @@ def test_true_false_answer_is_the_right_value_and_its_feedback(write, block, ans
 def test_every_message_exists_in_both_languages():
     from facilitator.questions.messages import MESSAGES
     assert MESSAGES["es"].keys() == MESSAGES["en"].keys()
-    assert message("es", "no_answer.mark") == "sin respuesta esperada: la juzga el GM"
+    assert message("es", "no_answer.mark") == "sin respuesta esperada: la juzga el docente"
 
 
 def test_check_with_author_exits_0_and_counts_the_usable(write):
@@ -351,8 +351,8 @@ def test_check_with_author_exits_0_and_counts_the_usable(write):
     assert result.exit_code == 0, result.output
     assert "Kant.gift (Moodle GIFT)" in result.output
     assert "5 usable questions, 0 questions that could not be used, 0 errors" in result.output
-    assert "Without expected answer (the GM judges them):" in result.output
-    assert "Kant.gift:24: comentario: no expected answer: the GM judges it" in result.output
+    assert "Without expected answer (the teacher judges them):" in result.output
+    assert "Kant.gift:24: comentario: no expected answer: the teacher judges it" in result.output
     assert "1 short answer(s) → abierta" in result.output
 
 
@@ -370,8 +370,8 @@ def test_check_in_spanish_from_lang(write, monkeypatch):
     assert "den un autor con --author NOMBRE" in result.output
     result = run("check", str(write("Kant.gift", KANT_GIFT)), "--author", "Kant")
     assert result.exit_code == 0
-    assert "Sin respuesta esperada (las juzga el GM):" in result.output
-    assert "comentario: sin respuesta esperada: la juzga el GM" in result.output
+    assert "Sin respuesta esperada (las juzga el docente):" in result.output
+    assert "comentario: sin respuesta esperada: la juzga el docente" in result.output
     assert ("1 respuesta(s) corta(s) → abierta (no preguntan quién lo dijo ni su respuesta "
             "nombra un autor del banco), 2 → quien") in result.output
     assert "Preguntas por autor y tipo:" in result.output
@@ -395,4 +395,4 @@ def test_parse_bank_takes_the_options_too():
     report = parse_bank(KANT_GIFT.encode(), "Kant.gift", author="Kant", short_answer="abierta",
                         lang="es")
     assert {q.type for q in report.questions} == {"vf", "abierta"}
-    assert report.no_answer[0].message == "comentario: sin respuesta esperada: la juzga el GM"
+    assert report.no_answer[0].message == "comentario: sin respuesta esperada: la juzga el docente"
