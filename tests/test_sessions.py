@@ -243,3 +243,26 @@ def test_off_the_loop_is_a_plain_call_unless_the_app_runs_under_gevent(tmp_path)
         with pytest.raises(ZeroDivisionError):
             off_the_loop(divmod, 1, 0)
     gevent.get_hub().threadpool.kill()
+
+
+def test_a_gm_connection_open_at_logout_acts_no_more(tmp_path):
+    """Logging out (or out of every console) also stops a console already connected."""
+    from facilitator.extensions import socketio
+    from facilitator.store.sessions import forget_cache
+    app = make_app(tmp_path)
+    gm = logged_in(app)
+    game_id = new_game(gm)
+    sio = socketio.test_client(app, flask_test_client=gm, auth={"role": "gm", "game": game_id})
+    try:
+        assert sio.is_connected()
+        before = sio.emit("act", {"id": "a1", "action": {"do": "declare", "mode": "normal"}},
+                          callback=True)
+        assert before["ok"], before
+        assert gm.get("/console/logout").status_code == 302
+        forget_cache()          # another process's cache would forget it within seconds
+        after = sio.emit("act", {"id": "a2", "action": {"do": "undo"}}, callback=True)
+        assert after["error"] == "auth", after
+        assert not sio.is_connected()
+    finally:
+        if sio.is_connected():
+            sio.disconnect()

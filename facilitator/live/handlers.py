@@ -16,6 +16,7 @@ from . import rooms
 from .audience import GM, PROJECTOR, TEAM, Audience, read_device_token
 from .flood import FloodGuard, gate_events, gate_messages, guard_scale
 from .timers import OPS
+from ..web.auth import gm_logged_in      # the console's own check of its session
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,20 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
     return False
 
 
+#: The fields each client event's payload may hold (docs/protocol.md): any other is refused.
+FIELDS = {"act": ("id", "action"), "timer": ("op", "seconds"),
+          "request_exchange": ("id", "give", "take"), "dismiss_exchange": ("team",),
+          "sync": ("seq",)}
+
+
+def _unknown_field(event: str, payload: dict) -> dict | None:
+    """The ``format`` refusal of a payload with a field ``event`` does not have, else None."""
+    for key in payload:
+        if key not in FIELDS[event]:
+            return _refusal("format", f"unknown field {key!r}"[:120] + f" in '{event}'")
+    return None
+
+
 #: Why a connection is refused when its game does not exist (or its token is forged).
 NO_SUCH_GAME = {GM: "auth: no such game",
                 TEAM: "auth: this device has no valid team token; join again with the team's code",
@@ -61,7 +76,6 @@ def _authenticate(auth: object) -> Audience:
     role = auth.get("role")
     if role == GM:
         game_id = auth.get("game")
-        from ..web.auth import gm_logged_in      # the console's own check of its session
         if not gm_logged_in():
             raise ConnectionRefusedError("auth: log in to the GM console first")
         if not isinstance(game_id, int) or isinstance(game_id, bool):
@@ -115,6 +129,11 @@ def register(socketio) -> None:
             audience = audience_or_none()
             if audience is None:
                 return _refusal("auth", "this connection has not authenticated")
+            if audience.role == GM and not gm_logged_in():
+                # The console's session ended (logout, "log out every console", 12 h)
+                # while this connection was open: it acts no more.
+                disconnect()
+                return _refusal("auth", "the console's session has ended: log in again")
             # Per device when the connection has one (its token's id), else per connection;
             # and per team (or a game's projectors) for all its devices together.
             guard = flood()
@@ -177,6 +196,8 @@ def register(socketio) -> None:
     def on_act(audience: Audience, payload):
         if not isinstance(payload, dict) or not isinstance(payload.get("action"), dict):
             return _refusal("format", 'send {"id": "...", "action": {"do": ...}}')
+        if (unknown := _unknown_field("act", payload)) is not None:
+            return unknown
         client_id = payload.get("id")
         if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
             return _refusal("format", "the action id must be text of 1 to 64 characters")
@@ -187,6 +208,8 @@ def register(socketio) -> None:
     def on_timer(audience: Audience, payload):
         if not isinstance(payload, dict) or payload.get("op") not in OPS:
             return _refusal("format", f"send {{\"op\": one of {', '.join(OPS)}}}")
+        if (unknown := _unknown_field("timer", payload)) is not None:
+            return unknown
         seconds = payload.get("seconds", 30)
         if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= 3600:
             return _refusal("format", "seconds must be a whole number from 1 to 3600")
@@ -197,19 +220,33 @@ def register(socketio) -> None:
     def on_request_exchange(audience: Audience, payload):
         if not isinstance(payload, dict):
             return _refusal("format", 'send {"give": [...], "take": "desvio"}')
+        if (unknown := _unknown_field("request_exchange", payload)) is not None:
+            return unknown
+        # "id" is accepted and ignored: a request sent again replaces the team's pending one.
         return live().request_exchange(audience, payload.get("give"), payload.get("take"))
 
     @socketio.on("dismiss_exchange")
     @guarded
     def on_dismiss_exchange(audience: Audience, payload):
-        if not isinstance(payload, dict) or not isinstance(payload.get("team"), int):
+        team = payload.get("team") if isinstance(payload, dict) else None
+        if not isinstance(team, int) or isinstance(team, bool):
             return _refusal("format", 'send {"team": N}')
+        if (unknown := _unknown_field("dismiss_exchange", payload)) is not None:
+            return unknown
         return live().dismiss_exchange(audience, payload["team"])
 
     @socketio.on("sync")
     @guarded
     def on_sync(audience: Audience, payload):
-        known = payload.get("seq") if isinstance(payload, dict) else None
+        # No payload, {} or {"seq": N}: a snapshot comes whenever N is not the game's seq
+        # (behind, ahead or missing); the ack always names the game's seq.
+        if payload is not None and not isinstance(payload, dict):
+            return _refusal("format", 'send {"seq": N}')
+        if payload and (unknown := _unknown_field("sync", payload)) is not None:
+            return unknown
+        known = payload.get("seq") if payload else None
+        if known is not None and (not isinstance(known, int) or isinstance(known, bool)):
+            return _refusal("format", "seq must be a whole number")
         if isinstance(known, int) and live().holds_current(audience.game_id, known):
             return {"ok": True, "seq": known}       # up to date: answered without loading
         message = live().snapshot_for(audience)
@@ -225,3 +262,13 @@ def register(socketio) -> None:
     def on_error(error):   # pragma: no cover - the guard catches handler errors
         log.exception("socket error: %s", error)
         return _refusal("server", "the server could not do this; nothing changed")
+
+    # -- issue 13: the GM shows the expected answer on the projector (a display choice,
+    # not an action of the record, R-V1): {"show": true|false} -> {"ok": true}.
+    @socketio.on("show_answer")
+    @guarded
+    def on_show_answer(audience: Audience, payload):
+        if not isinstance(payload, dict) or not isinstance(payload.get("show"), bool) \
+                or set(payload) - {"show"}:
+            return _refusal("format", 'send {"show": true} or {"show": false}')
+        return live().show_answer(audience, payload["show"])
