@@ -120,5 +120,7 @@ def test_wrong_logins_do_not_hold_up_a_tablet(server, capsys):
               f"({took * 1000:.0f} ms): median {statistics.median(burst) * 1000:.1f} ms, "
               f"max {max(burst) * 1000:.1f} ms ({len(burst)} syncs)")
     assert len(burst) >= 3
-    # On the loop, the 8 checks took ~1 s in a row and a sync waited for all of them.
-    assert max(burst) < 0.4, burst
+    # On the loop, the 8 checks ran one after another and a sync waited for all of them
+    # (its latency was the whole burst's); off the loop, none waits for more than part of
+    # it, whatever else slows this machine down.
+    assert max(burst) < max(0.4, took / 2), (burst, took)
