@@ -2,7 +2,8 @@
 
 An action is a small frozen value with a text form that round-trips:
 ``parse_action(a.to_dict()) == a``. Parsing checks only the form (check 1 of
-section 11, rule ``format``); whether the game allows it now is for ``rules``.
+section 11, rule ``format``: a known ``do``, its fields, and no field of
+another name); whether the game allows it now is for ``rules``.
 """
 from __future__ import annotations
 
@@ -234,6 +235,11 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.do: cls for cls in (
     Exchange, Adjust, Undo, Redo, EndGame)}
 
 
+#: The fields each action may have (``do`` and its own): any other is refused (``format``).
+FIELDS: dict[str, frozenset[str]] = {
+    name: frozenset({"do", *(f.name for f in fields(cls))}) for name, cls in ACTION_TYPES.items()}
+
+
 def _bad(do: str, message: str):
     return refuse("format", f"'{do}' {message}")
 
@@ -294,6 +300,9 @@ def parse_action(data: object) -> Action:
     cls = ACTION_TYPES.get(do) if isinstance(do, str) else None
     if cls is None:
         raise refuse("format", f"unknown action {do!r}"[:200])
+    for key in data:
+        if key not in FIELDS[do]:
+            raise refuse("format", f"unknown field {key!r}"[:120] + f" in '{do}'")
     if cls is Declare:
         mode = _choice(data, do, "mode", MODES)
         target = data.get("target")
