@@ -189,3 +189,28 @@ def test_summary_json_is_complete():
     assert data["cards"]["types"] == ["vf", "quien", "abierta"]
     record = write_record(game)
     assert replay(record).standings() == game.standings()
+
+
+@pytest.mark.parametrize("lang, header", [("es", "Puesto"), ("en", "Rank")])
+def test_the_xlsx_export_has_headers_in_the_pages_language_and_numbers_as_numbers(gm, lang, header):
+    """Issue 13: a spreadsheet a teacher opens (openpyxl); the CSV stays the machine format."""
+    import openpyxl
+    record = load_record(TWO_ROUNDS.read_text(encoding="utf-8"))
+    response = upload(gm, record)
+    game_id = int(response.headers["Location"].split("/")[2])
+    got = gm.get(f"/console/{game_id}/results.xlsx?lang={lang}")
+    assert got.status_code == 200
+    assert got.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    book = openpyxl.load_workbook(io.BytesIO(got.data))
+    standings, turns = book.worksheets
+    rows = list(standings.iter_rows(values_only=True))
+    assert rows[0][0] == header
+    want = [(r["rank"], r["team"], r["score"]) for r in replay(record).standings()]
+    assert [(r[0], r[1], r[3]) for r in rows[1:]] == want
+    for row in rows[1:]:
+        assert isinstance(row[0], int) and isinstance(row[3], (int, float))
+    turn_rows = list(turns.iter_rows(values_only=True))
+    assert len(turn_rows) == 1 + len(replay(record).state.history)
+    assert all(isinstance(v, (int, float)) for v in turn_rows[1][-4:])
+    page = gm.get(f"/console/{game_id}/results?lang={lang}").get_data(as_text=True)
+    assert 'data-testid="download-xlsx"' in page

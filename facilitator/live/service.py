@@ -186,6 +186,29 @@ class LiveGames:
         self.broadcast(audience.game_id)
         return {"ok": True}
 
+    def show_answer(self, audience: Audience, show: bool) -> dict:
+        """Issue 13: the GM shows (or hides) the current turn's expected answer on the
+        projector. A display choice kept on the game row (it survives a reload), not an
+        action of the record (R-V1); the projector gets the answer only once the turn's
+        verdicts are given, and no longer once the turn ends (see snapshots.shown_answer)."""
+        if audience.role != GM:
+            raise Refusal("R-G4", "only the GM shows the expected answer")
+
+        from sqlalchemy import update
+        game_id = audience.game_id
+        with self.store.lock(game_id), self.store.database.session() as session:
+            row = self.store.database.lock_game(session, game_id)
+            if row is None:
+                raise Refusal("format", f"there is no game {game_id}")
+            turn = self.store._current(session, row).state.turn
+            if show and (turn.question is None or turn.verdict is None):
+                raise Refusal("R-V1", "the expected answer is shown after the verdict")
+            # Not a change of the game (no action, no seq): one plain UPDATE of this column.
+            session.execute(update(GameRow).where(GameRow.id == game_id)
+                            .values(shown_answer_turn=turn.number if show else None))
+        self.broadcast(game_id)
+        return {"ok": True}
+
     # -- what screens receive ----------------------------------------------------------
 
     def snapshot_for(self, audience: Audience) -> dict | None:
@@ -218,7 +241,8 @@ class LiveGames:
     @staticmethod
     def _cache_key(game, row) -> tuple:
         return (game.seq, row.name, json.dumps(row.timer or {}, sort_keys=True, default=str),
-                json.dumps(row.exchange_requests or [], sort_keys=True, default=str))
+                json.dumps(row.exchange_requests or [], sort_keys=True, default=str),
+                getattr(row, "shown_answer_turn", None))
 
     def _remember(self, game, row, messages) -> None:
         self._snapshots[row.id] = (self._cache_key(game, row),
@@ -238,6 +262,8 @@ class LiveGames:
                    "timer": timers.public(row.timer or {}, game, now)}
         if audience.role == GM:
             message["devices"], message["device_ids"] = self.presence.device_info(row.id)
+        elif audience.role == PROJECTOR:
+            message["devices"] = self.presence.devices(row.id)
         return message
 
     def broadcast(self, game_id: int, loaded=None) -> None:
@@ -283,11 +309,15 @@ class LiveGames:
             log.exception("devices update of game %s", game_id)
 
     def broadcast_devices(self, game_id: int) -> None:
-        """Tell the GM consoles which teams have devices connected."""
+        """Tell the GM consoles which teams have devices connected, and the projectors
+        how many (their lobby shows the teams joining)."""
         message = self.snapshot_for(Audience(GM, game_id))
         if message is not None:
             self._devices_sent[game_id] = (message["devices"], message["device_ids"])
             self.socketio.emit("state", message, to=rooms.gm_room(game_id))
+            public = self.snapshot_for(Audience(PROJECTOR, game_id))
+            if public is not None:
+                self.socketio.emit("state", public, to=rooms.public_room(game_id))
 
 
     # -- a game's devices belong to that game only -------------------------------------

@@ -27,6 +27,27 @@ def _candidates(game: Game) -> list[dict]:
             if q.author == turn.author and q.type == turn.type and q.id not in game.state.used]
 
 
+def team_legal(legal: list[dict], team: int) -> list[dict]:
+    """The ``legal`` list of team ``team``'s devices: the entries it may send itself, with
+    ``exchange`` (the GM's, R-K6) offered as ``request_exchange``, same options."""
+    return [{**entry, "do": "request_exchange"} if entry["do"] == "exchange" else entry
+            for entry in legal if team in entry["teams"]]
+
+
+def shown_answer(game: Game, row) -> dict | None:
+    """Issue 13: the expected answer the GM shows on the projector, or None. Only for the
+    turn it was shown in, and only once that turn's verdicts are given (R-V1): the oral
+    verdict, and the written one when there is an anticipation. Never for teams."""
+    turn = game.state.turn
+    if (getattr(row, "shown_answer_turn", None) != turn.number or game.state.over
+            or turn.question is None or turn.verdict is None
+            or (turn.has_anticipation and turn.written_correct is None)):
+        return None
+    q = game.state.questions[turn.question]
+    return {"turn": turn.number, "text": q.answer,
+            **({"html": q.answer_html} if q.answer_html else {})}
+
+
 def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
              now: float | None = None, device_ids: dict | None = None) -> dict:
     """The full ``state`` message for ``audience``. ``devices``: connections per team;
@@ -40,7 +61,7 @@ def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
         legal_out = [entry.to_dict() for entry in legal]
     elif audience.role == TEAM:
         view = team_view(state, audience.team)
-        legal_out = [entry.to_dict() for entry in legal if audience.team in entry.teams]
+        legal_out = team_legal([entry.to_dict() for entry in legal], audience.team)
         requests = [r for r in requests if r.get("team") == audience.team]
     else:
         view = public_view(state)
@@ -55,7 +76,12 @@ def snapshot(game: Game, row, audience: Audience, devices: dict | None = None,
     if state.over:
         # The finale's charts (issue 7): drawn by every screen from this data.
         message["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
+    if audience.role not in (GM, TEAM) and (shown := shown_answer(game, row)) is not None:
+        message["shown_answer"] = shown            # issue 13: the projector only
+    if audience.role not in (GM, TEAM):
+        message["devices"] = devices or {}         # the lobby shows teams joining
     if audience.role == GM:
+        message["answer_shown"] = getattr(row, "shown_answer_turn", None) == state.turn.number
         message["devices"] = devices or {}
         message["device_ids"] = device_ids or {}
         message["candidates"] = _candidates(game)
@@ -70,7 +96,7 @@ def snapshots(game: Game, row, devices: dict | None = None,
     from .audience import PROJECTOR
     now = time.time() if now is None else now
     state = game.state
-    legal = [(entry, entry.to_dict()) for entry in game.legal_actions()]
+    legal_dicts = [entry.to_dict() for entry in game.legal_actions()]
     requests = list(row.exchange_requests or [])
     ranked = standings(state)
     public = public_view(state, ranked)
@@ -80,17 +106,22 @@ def snapshots(game: Game, row, devices: dict | None = None,
         common["results"] = {"timeline": timeline(game), "cards": cards_by_author_and_type(game)}
     out = [(Audience(GM, row.id),
             {**common, "role": GM, "team": None, "view": gm_view(state, public, ranked),
-             "legal": [d for _, d in legal], "exchange_requests": requests,
+             "legal": legal_dicts, "exchange_requests": requests,
              "can_undo": game.can_undo, "can_redo": game.can_redo,
              "devices": devices or {}, "device_ids": device_ids or {},
              "candidates": _candidates(game)})]
     for team in range(1, game.settings.team_count + 1):
         out.append((Audience(TEAM, row.id, team),
                     {**common, "role": TEAM, "team": team, "view": team_view(state, team, public),
-                     "legal": [d for e, d in legal if team in e.teams],
+                     "legal": team_legal(legal_dicts, team),
                      "exchange_requests": [r for r in requests if r.get("team") == team],
                      "can_undo": None, "can_redo": None}))
     out.append((Audience(PROJECTOR, row.id),
                 {**common, "role": PROJECTOR, "team": None, "view": public, "legal": [],
-                 "exchange_requests": [], "can_undo": None, "can_redo": None}))
+                 "exchange_requests": [], "can_undo": None, "can_redo": None,
+                 "devices": devices or {}}))       # the lobby shows teams joining
+    # Issue 13: the expected answer the GM shows, to the projector only (R-V1).
+    out[0][1]["answer_shown"] = getattr(row, "shown_answer_turn", None) == state.turn.number
+    if (shown := shown_answer(game, row)) is not None:
+        out[-1][1]["shown_answer"] = shown
     return out

@@ -1,4 +1,6 @@
-"""Exports: standings and per-turn history as CSV, the whole result as JSON."""
+"""Exports: standings and per-turn history as CSV (the stable machine format), the same as an
+.xlsx workbook a teacher opens in a spreadsheet (headers in the page's language, numbers as
+numbers), the whole result as JSON."""
 from __future__ import annotations
 
 import csv
@@ -52,3 +54,55 @@ def summary_json(game: Game, name: str | None = None) -> dict:
             "standings": game.standings(), "turns": turn_rows(game),
             "adjustments": list(game.state.adjust_log), "timeline": timeline(game),
             "cards": cards_by_author_and_type(game), "participation": participation(game)}
+
+
+#: The .xlsx headers: Spanish on a Spanish page (es, es-ES), English otherwise (issue 13).
+XLSX_HEADERS = {
+    "es": {"standings": "Clasificación", "turns": "Turnos",
+           "rank": "Puesto", "team": "Equipo", "name": "Nombre", "score": "Puntos",
+           "cards": "Cartas", "author_cards": "Cartas de autor", "type_cards": "Cartas de tipo",
+           "pifies": "Pifies", "consolations": "Premios consuelo", "bonuses": "Bonus",
+           "adjustments": "Ajustes", "turn": "Turno", "round": "Ronda", "host": "Anfitrión",
+           "mode": "Modo", "challenged": "Desafiado", "author": "Autor", "type": "Tipo",
+           "question_text": "Pregunta", "verdict": "Veredicto", "written": "Anticipación",
+           "written_correct": "Anticipación correcta", "points_team": "Puntos equipo {n}"},
+    "en": {"standings": "Standings", "turns": "Turns",
+           "rank": "Rank", "team": "Team", "name": "Name", "score": "Score",
+           "cards": "Cards", "author_cards": "Author cards", "type_cards": "Type cards",
+           "pifies": "Blunders", "consolations": "Consolations", "bonuses": "Bonuses",
+           "adjustments": "Adjustments", "turn": "Turn", "round": "Round", "host": "Host",
+           "mode": "Mode", "challenged": "Challenged", "author": "Author", "type": "Type",
+           "question_text": "Question", "verdict": "Verdict", "written": "Anticipation",
+           "written_correct": "Anticipation correct", "points_team": "Points team {n}"},
+}
+
+
+def results_xlsx(game: Game, lang: str = "es") -> bytes:
+    """Standings and turns as an .xlsx workbook (openpyxl): two sheets, headers in the
+    page's language, scores as numbers. Text cells are neutralised as in the CSV."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    words = XLSX_HEADERS["en" if lang == "en" else "es"]
+    book = Workbook()
+    sheet = book.active
+    sheet.title = words["standings"]
+    keys = ["rank", "team", "name", "score", "cards", "author_cards", "type_cards", "pifies",
+            "consolations", "bonuses", "adjustments"]
+    sheet.append([words[k] for k in keys])
+    for r in game.standings():
+        sheet.append([neutralise(r[k]) if isinstance(r[k], str) else r[k] for k in keys])
+    turns = book.create_sheet(words["turns"])
+    teams = [t.number for t in game.state.teams]
+    tkeys = ["turn", "round", "host", "mode", "challenged", "author", "type", "question_text",
+             "verdict", "written", "written_correct"]
+    turns.append([words[k] for k in tkeys] + [words["points_team"].format(n=t) for t in teams])
+    for r in turn_rows(game):
+        row = [neutralise(r[k]) if isinstance(r[k], str) else r[k] for k in tkeys]
+        turns.append(row + [r["points"].get(str(t), 0) for t in teams])
+    for ws in (sheet, turns):
+        for cell in ws[1]:
+            cell.font = Font(bold=True)
+        ws.freeze_panes = "A2"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()

@@ -55,6 +55,9 @@ class GameRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
     #: Device ids the GM removed from the game: their tokens are refused.
     removed_devices: Mapped[list] = mapped_column(JSON, default=list)
+    #: The turn whose expected answer the GM shows on the projector (issue 13): a display
+    #: choice, not in the record (R-V1); null when none, and past once that turn ends.
+    shown_answer_turn: Mapped[int | None] = mapped_column(default=None)
 
     actions: Mapped[list["ActionRow"]] = relationship(
         back_populates="game", order_by="ActionRow.seq", cascade="all, delete-orphan")

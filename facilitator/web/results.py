@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from ..engine import Refusal, load_record, replay
 from ..engine.numbers import is_unicode
 from ..extensions import store
-from ..results import standings_csv, summary_json, turns_csv
+from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
 bp = Blueprint("results", __name__, url_prefix="/console")
@@ -62,6 +62,19 @@ def turns(game_id: int):
     """One row per turn: host, mode, challenged team, question, verdicts and points."""
     _, game = _game_or_404(game_id)
     return _download("\ufeff" + turns_csv(game), "text/csv", f"turnos-{game_id}.csv")
+
+
+@bp.route("/<int:game_id>/results.xlsx")
+@gm_required
+def as_xlsx(game_id: int):
+    """Standings and turns for a spreadsheet (.xlsx): the page's language, numbers as numbers.
+    The CSV files stay the stable machine format."""
+    from flask import g
+    _, game = _game_or_404(game_id)
+    name = f"resultados-{game_id}.xlsx" if getattr(g, "lang", "es") != "en" else f"results-{game_id}.xlsx"
+    return Response(results_xlsx(game, getattr(g, "lang", "es")),
+                    mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
 def _download(text: str, mimetype: str, filename: str) -> Response:

@@ -29,8 +29,8 @@ def _join(code: str):
     """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
     found = store.find_join_code(code)
     public_id = store.public_id(found.game_id) if found is not None else None
-    if public_id is None:
-        return render_template("team/join.html", error="join.unknown"), 404
+    if public_id is None:      # the mistyped code stays in the field, the error beside it
+        return render_template("team/join.html", error="join.unknown", code=str(code)[:20]), 404
     token = issue_device_token(current_app.config["SECRET_KEY"], public_id, found.team)
     response = make_response(redirect(url_for("team.play")))
     response.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Lax")
@@ -68,5 +68,8 @@ def play():
         return response
     use_game_language(row.settings)          # the game's language unless this device chose one
     name = row.settings["teams"][audience.team - 1]["name"]
+    roster = row.settings.get("roster")
+    members = (list(roster[audience.team - 1]) if isinstance(roster, list)
+               and len(roster) >= audience.team and isinstance(roster[audience.team - 1], list) else [])
     return render_template("team/play.html", token=token, game_id=row.id,
-                           team={"number": audience.team, "name": name})
+                           team={"number": audience.team, "name": name, "members": members})

@@ -9,11 +9,14 @@
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
-  var COLORS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00"];
+  // The Okabe–Ito hues, darkened where needed to a contrast of at least 3:1 on white
+  // (issue 13: the yellow line was 1.3:1): lines, bars and swatches.
+  var COLORS = ["#BC8200", "#4897C3", "#009E73", "#99912A", "#0072B2", "#D55E00"];
   var DASHES = ["", "8 4", "2 4", "10 3 2 3", "4 4", "12 6"];
 
   var LANG = document.documentElement.lang || "es";
-  function num(x) { return typeof x === "number" ? x.toLocaleString(LANG).replace(/^-/, "\u2212") : String(x); }
+  // A number as the page writes it; never "-0" (Math.ceil(-0.5) is -0).
+  function num(x) { return typeof x === "number" ? (x === 0 ? 0 : x).toLocaleString(LANG).replace(/^-/, "\u2212") : String(x); }
 
   function el(tag, attrs, text) {
     var node = document.createElementNS(NS, tag);

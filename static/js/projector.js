@@ -12,7 +12,9 @@
  *   order-N (li, class "host" on the host), proj-host, proj-mode, proj-roles,
  *   proj-waiting, proj-choice, proj-question, proj-verdict, proj-written, proj-awards,
  *   score-team-N (row; .score cell), podium, podium-N (N = 1, 2, 3 places), rank-I,
- *   final-chart (the score line of static/js/charts.js, when the state carries `results`)
+ *   final-chart (the score line of static/js/charts.js, when the state carries `results`),
+ *   codes-toggle (the key "C": the join panel during the game), fullscreen ("F"), announce
+ *   (the live region), proj-answer (the expected answer, when the GM shows it: issue 13)
  */
 (function () {
   'use strict';
@@ -40,6 +42,7 @@
     if (audio && audio.state === 'suspended') audio.resume();
     soundBtn.textContent = t(soundOn ? 'proj.sound_on' : 'proj.sound_off');
     soundBtn.setAttribute('aria-pressed', String(soundOn));
+    document.body.classList.toggle('sound-ask', !soundOn);
     if (soundOn) beep(1);
   });
   function beep(times) {
@@ -69,7 +72,55 @@
         testid: 'order-' + n,
         class: (n === V.turn.host && !V.over ? 'host' : '') + (i < V.position || V.over ? ' done' : ''),
         title: L.teamName(V, n),
-      }, L.chip(n), n === V.turn.host && !V.over ? h('span', { class: 'tname' }, L.teamName(V, n)) : null)));
+      }, L.chip(n), n === V.turn.host && !V.over ? h('span', { class: 'tname' }, L.teamName(V, n))
+        : h('span', { class: 'sr-only' }, L.teamName(V, n)))));
+  }
+
+  /* ---- the codes key, fullscreen ------------------------------------------ */
+  const codesBtn = $('codes');
+  let codesOpen = false;
+  function toggleCodes(open) {
+    codesOpen = open == null ? !codesOpen : open;
+    if (codesBtn) codesBtn.setAttribute('aria-pressed', String(codesOpen));
+    if (S) render(S);
+  }
+  if (codesBtn) codesBtn.addEventListener('click', () => toggleCodes());
+  document.addEventListener('keydown', (e) => {
+    if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (e.key === 'c' || e.key === 'C') toggleCodes();
+    else if (e.key === 'Escape' && codesOpen) toggleCodes(false);
+    else if (e.key === 'f' || e.key === 'F') fullscreen();
+  });
+  function fullscreen() {
+    const d = document;
+    if (d.fullscreenElement) { if (d.exitFullscreen) d.exitFullscreen(); } else if (d.documentElement.requestFullscreen) {
+      d.documentElement.requestFullscreen().catch(() => {});
+    }
+  }
+  $('fullscreen').addEventListener('click', fullscreen);
+
+  /* ---- the live region: the turn and its results, in words ------------------ */
+  let lastSaid = '';
+  function announce() {
+    const turn = V.turn;
+    let text;
+    if (V.over) text = t('game.over');
+    else if (turn.verdict) text = [t('turn.verdict') + ': ' + L.verdict(turn.verdict)].concat(turn.awards.map(awardText)).join('. ');
+    else text = t('proj.turn_of', { team: teamText(turn.host) });
+    if (text !== lastSaid) { lastSaid = text; $('announce').textContent = text; }
+  }
+
+  /* ---- an award in words: 'María Zambrano gana la carta «Kant» (+1)' -------- */
+  const POINTS = { pifie: -0.5, consolation: 0.5, risky_bonus: 4 };
+  function awardText(a) {
+    const [n, what] = a;
+    const team = L.teamName(V, n);
+    const pts = POINTS[what] != null ? POINTS[what] : 1;
+    const p = pts > 0 ? L.signed(pts) : L.num(pts);
+    if (what === 'pifie') return t('proj.award_pifie', { team: team, points: p });
+    if (what === 'consolation') return t('proj.award_consolation', { team: team, points: p });
+    if (what === 'risky_bonus') return t('proj.award_bonus', { team: team, points: p });
+    return t('proj.award_card', { team: team, card: L.card(what), points: p });
   }
 
   function waitText() {
@@ -77,36 +128,42 @@
     if (!turn.mode) return t('wait.declare', { team: teamText(turn.host) });
     if (!turn.author) return t('wait.choose', { team: teamText(turn.chooser) });
     if (!turn.question) return t('wait.question');
-    if (!turn.verdict) return turn.secondary ? t('proj.deliberate_write', { team: teamText(turn.secondary), primary: teamText(turn.primary) })
-      : t('wait.verdict', { team: teamText(turn.primary) });
+    if (!turn.verdict) {
+      const c = L.countdown(S.timer);
+      if (turn.secondary && (turn.locked || c.expired)) return t('proj.time_up_answer', { team: teamText(turn.primary) });
+      return turn.secondary ? t('proj.deliberate_write', { team: teamText(turn.secondary), primary: teamText(turn.primary) })
+        : t('wait.verdict', { team: teamText(turn.primary) });
+    }
     return '';
   }
 
   /* ---- the turn: who, what, the question (left); the moment (right) ------- */
   function renderTurn() {
-    L.section($('turn'), String(S.seq), () => {
+    L.section($('turn'), S.seq + ' ' + (V.turn.locked || L.countdown(S.timer).expired), () => {
       const turn = V.turn;
       const out = [h('div', { class: 'phost', testid: 'proj-host' }, h('span', { class: 'plabel' }, t('role.host')), label(turn.host),
         turn.mode ? h('span', { class: 'pmode', testid: 'proj-mode' }, h('strong', null, L.mode(turn.mode)),
           turn.target ? [' → ', label(turn.target)] : null) : null)];
       const roles = [];
       if (turn.mode) {
-        if (turn.desvio_by) roles.push([L.special('desvio') + ': ', L.chip(turn.first_target), ' → ', L.chip(turn.target)]);
+        if (turn.desvio_by) roles.push({ moment: true, kids: [L.chip(turn.first_target), ' ', t('proj.desvio_moment', { from: turn.first_target, to: turn.target })] });
         roles.push([t('proj.answers_short') + ': ', label(turn.primary)]);
         if (turn.secondary) roles.push([t('proj.writes_short') + ': ', label(turn.secondary)]);
-        if (turn.seguro_by) roles.push([L.special('seguro') + ': ', L.chip(turn.seguro_by)]);
+        if (turn.seguro_by) roles.push({ moment: true, kids: [L.chip(turn.seguro_by), ' ', t('proj.seguro_moment', { team: L.teamName(V, turn.seguro_by) })] });
       }
-      if (turn.elijo_by) roles.push([L.special('elijo') + ': ', L.chip(turn.elijo_by)]);
-      if (roles.length) out.push(h('ul', { class: 'proles', testid: 'proj-roles' }, roles.map((r) => h('li', null, r))));
+      if (turn.elijo_by) roles.push({ moment: true, kids: [L.chip(turn.elijo_by), ' ', t('proj.elijo_moment', { team: L.teamName(V, turn.elijo_by) })] });
+      if (roles.length) out.push(h('ul', { class: 'proles', testid: 'proj-roles' }, roles.map((r) =>
+        (r.moment ? h('li', { class: 'moment' }, r.kids) : h('li', null, r)))));
       if (turn.author) {
         out.push(h('div', { class: 'pchoice', testid: 'proj-choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
       }
       if (turn.question) out.push(L.rich('blockquote', { class: 'pquestion' + (turn.question.text.length > 220 ? ' long' : ''), testid: 'proj-question' }, turn.question, page.game));
       const w = waitText();
+      $('turn').parentNode.classList.toggle('revealed', !!turn.verdict);
       if (w) out.push(h('p', { class: 'pwait', testid: 'proj-waiting' }, w));
       return out;
     });
-    L.section($('reveal'), String(S.seq), () => {
+    L.section($('reveal'), S.seq + (S.shown_answer ? ' answer' : ''), () => {
       const turn = V.turn;
       const out = [];
       if (turn.verdict) {
@@ -115,7 +172,7 @@
         if (turn.secondary) {
           const text = turn.written != null && turn.written.trim() ? turn.written : t('written.none');
           const vf = turn.type === 'vf' && L.has('write.vf.' + text.trim().toUpperCase());
-          out.push(h('div', { class: 'pwritten', testid: 'proj-written' },
+          out.push(h('div', { class: 'pwritten' + (text.length <= 60 ? ' short' : ''), testid: 'proj-written' },
             h('span', { class: 'plabel' }, t('written.by', { team: teamText(turn.secondary) })),
             h('div', { class: 'ptext' }, vf ? t('write.vf.' + text.trim().toUpperCase()) : text),
             turn.written_correct != null ? h('span', { class: 'badge ' + (turn.written_correct ? 'ok' : 'ko') },
@@ -123,9 +180,23 @@
             turn.argument ? [' ', h('span', { class: 'badge' }, t('argument.' + turn.argument))] : null));
         }
       }
+      return out;
+    });
+    L.section($('awards'), S.seq + (S.shown_answer ? ' answer' : ''), () => {
+      const turn = V.turn;
+      const out = [];
       if (turn.awards.length) {
-        out.push(h('ul', { class: 'pawards', testid: 'proj-awards' }, turn.awards.map(([n, what]) =>
-          h('li', { class: what === 'pifie' ? 'neg' : 'pos' }, L.chip(n), ' ', L.card(what)))));
+        out.push(h('ul', { class: 'pawards', testid: 'proj-awards' }, turn.awards.map((a) => {
+          const neg = a[1] === 'pifie';
+          const text = awardText(a);
+          const m = /^(.*?)\s*(\([^()]*\))$/.exec(text);
+          return h('li', { class: neg ? 'neg' : 'pos' }, L.chip(a[0]), h('span', null, m ? [m[1], ' ', h('span', { class: 'pts' }, m[2])] : text));
+        })));
+      }
+      if (S.shown_answer && turn.verdict) {
+        const a = S.shown_answer;
+        out.push(h('div', { class: 'panswer', testid: 'proj-answer' }, h('span', { class: 'plabel' }, t('proj.expected_answer')),
+          a.html ? L.rich('div', { class: 'ptext' }, { text: a.text, html: a.html }, page.game) : h('div', { class: 'ptext' }, a.text)));
       }
       return out;
     });
@@ -134,16 +205,17 @@
   /* ---- scoreboard and final ranking ---------------------------------------- */
   function renderBoard() {
     L.section($('board'), String(S.seq), () => h('table', { class: 'pscores' },
-      h('thead', null, h('tr', null, ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special']
-        .map((k) => h('th', null, t(k))))),
+      h('caption', { class: 'sr-only' }, t('score.title')),
+      h('thead', null, h('tr', null, [['rank.team', ''], ['rank.score', 'num'], ['score.cards', 'num'], ['score.pifies', 'num'], ['proj.specials', 'num']]
+        .map(([k, c]) => h('th', { scope: 'col', class: c || null }, t(k))))),
       h('tbody', null, V.teams.map((tm) => h('tr', { testid: 'score-team-' + tm.team, class: tm.team === V.turn.host && !V.over ? 'host' : '' },
-        h('td', null, label(tm.team), tm.markers.length ? h('div', { class: 'pmarkers', title: t('score.markers') },
+        h('td', { title: tm.name }, label(tm.team), tm.markers.length ? h('div', { class: 'pmarkers', title: t('score.markers') },
           tm.markers.map((m) => h('span', { class: 'badge' }, L.mode(m)))) : null),
         h('td', { class: 'num score' }, L.num(tm.score)),
         h('td', { class: 'num' }, String(tm.cards.length)),
         h('td', { class: 'num' }, String(tm.pifies)),
-        h('td', { class: 'psp' }, ['desvio', 'seguro', 'elijo'].map((c) =>
-          h('span', { class: 'sp', title: L.special(c) }, t('special.short.' + c) + ' ' + (tm.special[c] || 0)))))))));
+        h('td', { class: 'psp', title: ['desvio', 'seguro', 'elijo'].map((c) => L.special(c) + ' ' + (tm.special[c] || 0)).join(' · ') },
+          String(['desvio', 'seguro', 'elijo'].reduce((sum, c) => sum + (tm.special[c] || 0), 0))))))));
   }
 
   function renderFinal() {
@@ -189,19 +261,37 @@
   }
   L.onTick(tick);
 
+  /** Under each team's code, how many of its devices have joined (live, from `devices`). */
+  function renderJoined() {
+    const devices = S.devices || {};
+    document.querySelectorAll('[data-testid^="joined-"]').forEach((el) => {
+      const n = devices[el.dataset.testid.slice('joined-'.length)] || 0;
+      const text = n ? t(n === 1 ? 'proj.joined_one' : 'proj.joined', { n: n }) : t('proj.joined_none');
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle('in', n > 0);
+    });
+  }
+
   function render(state) {
     S = state;
     V = state.view;
-    const joining = !V.over && V.turn.number === 1 && !V.turn.mode;
+    const lobby = !V.over && V.turn.number === 1 && !V.turn.mode;
+    const joining = lobby || (codesOpen && !V.over);
     $('join').hidden = !joining;
-    $('stage').hidden = joining || V.over;
+    $('stage').hidden = lobby || V.over;
     $('final').hidden = !V.over;
     $('order').hidden = V.over;
-    document.body.classList.toggle('joining', joining);
+    document.body.classList.toggle('joining', lobby);
+    document.body.classList.toggle('codes-open', joining && !lobby);
+    document.body.classList.toggle('sound-ask', !soundOn);
+    if (codesBtn) codesBtn.hidden = lobby || V.over;
+    if (joining) renderJoined();
     renderHead();
-    if (!joining && !V.over) renderTurn();
+    if (!lobby && !V.over) renderTurn();
+    $('awards').hidden = lobby || V.over;
     if (V.over) renderFinal();
     renderBoard();
+    announce();
     tick();
   }
 

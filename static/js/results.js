@@ -5,6 +5,8 @@
   var data = JSON.parse(document.getElementById("results-data").textContent);
   var catalog = JSON.parse(document.getElementById("i18n").textContent);
   function t(key) { return catalog[key] || key; }
+  var LANG = document.documentElement.lang || "es";
+  function num(x) { return (x === 0 ? 0 : x).toLocaleString(LANG).replace(/^-/, "\u2212"); }
   var labels = {title: t("results.chart_scores"), round: t("results.round"), turn: t("results.turn"),
                 types: {vf: t("type.vf"), quien: t("type.quien"), abierta: t("type.abierta")}};
   Charts.scoreLine(document.getElementById("chart-scores"), data.timeline, labels);
@@ -23,7 +25,7 @@
     list.textContent = "";
     rows.forEach(function (row) {
       var item = document.createElement("li");
-      item.textContent = row.team + " · " + row.name + ": " + row.score;
+      item.textContent = row.team + " · " + row.name + ": " + num(row.score);
       list.appendChild(item);
     });
     document.querySelectorAll("tr[data-turn]").forEach(function (tr) {

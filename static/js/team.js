@@ -52,6 +52,10 @@
     return h('button', { type: 'button', testid: testid, class: cls || '',
       onclick: () => (typeof action === 'function' ? action() : send(action)) }, label);
   }
+  /** A card or a challenge: said in one line, confirmed before it is spent. */
+  function confirmed(action, text) {
+    return () => { if (window.confirm(text)) send(action); };
+  }
   const teamText = (n) => L.teamText(V, n);
   const sigOf = (...p) => JSON.stringify([S.seq, ui.version, ...p]);
   const mine = () => L.teamOf(V, me) || { cards: [], special: {}, markers: [] };
@@ -117,22 +121,27 @@
       if ('normal' in modes) out.push(h('div', { class: 'choices' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary big')));
       for (const mode of ['simple', 'risky']) {
         if (!modes[mode]) continue;
-        out.push(h('h3', null, L.mode(mode)), h('div', { class: 'choices' }, modes[mode].map((n) =>
-          btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'declare', mode: mode, target: n }, 'big'))));
+        out.push(h('h3', null, L.mode(mode)), h('p', { class: 'hint what' }, t('team.what.' + mode)), h('div', { class: 'choices' }, modes[mode].map((n) =>
+          btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)],
+            confirmed({ do: 'declare', mode: mode, target: n }, t('team.confirm.' + mode, { team: teamText(n) })), 'big'))));
       }
     }
     const desvio = L.legal(S, 'desvio');
     if (desvio) {
       out.push(h('h2', null, t('team.act.desvio')), h('p', { class: 'hint' }, t('team.act.desvio_hint')),
         h('div', { class: 'choices' }, desvio.options.targets.map((n) =>
-          btn('desvio-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'desvio', team: me, target: n }, 'big'))));
+          btn('desvio-' + n, [L.chip(n), ' ', L.teamName(V, n)],
+            confirmed({ do: 'desvio', team: me, target: n }, t('team.confirm.desvio', { team: teamText(n) })), 'big'))));
     }
     const seguro = L.legal(S, 'seguro');
     const elijo = L.legal(S, 'elijo');
     if (seguro || elijo) {
-      out.push(h('h2', null, t('team.act.specials')), h('div', { class: 'choices' },
-        elijo ? btn('elijo', L.special('elijo'), { do: 'elijo', team: me }, 'big') : null,
-        seguro ? btn('seguro', L.special('seguro'), { do: 'seguro', team: me }, 'big') : null));
+      // Each card: what it does in one line, and a confirmation before it is spent.
+      const card = (c) => h('div', { class: 'special' }, h('p', { class: 'what' }, h('strong', null, L.special(c)), ': ', t('team.what.' + c)),
+        btn(c, L.special(c), confirmed({ do: c, team: me }, t('team.confirm.' + c)), 'big'));
+      out.push(h('h2', null, t('team.act.specials')), h('div', { class: 'specials' },
+        elijo && (mine().special.elijo || 0) > 0 ? card('elijo') : null,
+        seguro && (mine().special.seguro || 0) > 0 ? card('seguro') : null));
     }
     const choose = L.legal(S, 'choose');
     if (choose) {
@@ -187,13 +196,14 @@
   function waitText() {
     const turn = V.turn;
     if (V.over) return '';
-    if (!turn.mode) return turn.host === me ? t('team.wait.you_declare') : t('wait.declare', { team: teamText(turn.host) });
-    if (!turn.author) return turn.chooser === me ? t('team.wait.you_choose') : t('wait.choose', { team: teamText(turn.chooser) });
-    if (!turn.question) return t('wait.question');
+    const look = L.legal(S, 'desvio') || L.legal(S, 'seguro') || L.legal(S, 'elijo') ? '' : ' ' + t('team.look_projector');
+    if (!turn.mode) return turn.host === me ? t('team.wait.you_declare') : t('wait.declare', { team: teamText(turn.host) }) + look;
+    if (!turn.author) return turn.chooser === me ? t('team.wait.you_choose') : t('wait.choose', { team: teamText(turn.chooser) }) + look;
+    if (!turn.question) return t('wait.question') + (turn.primary === me || turn.secondary === me ? '' : ' ' + t('team.look_projector'));
     if (!turn.verdict) {
       if (turn.secondary === me && !turn.locked) return t('team.wait.you_write');
       if (turn.primary === me) return t('team.wait.you_answer');
-      return t('team.wait.deliberate');
+      return t('team.wait.deliberate') + ' ' + t('team.look_projector');
     }
     if (L.legal(S, 'pick')) return t('team.wait.you_pick');
     return t('team.wait.resolving');
@@ -204,7 +214,7 @@
       const turn = V.turn;
       const out = [h('p', { class: 'row' },
         h('strong', { testid: 'round' }, V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })),
-        h('span', { class: 'row', 'aria-label': t('order.title') }, V.order.map((n) => h('span', {
+        h('span', { class: 'row', role: 'group', 'aria-label': t('order.title') }, V.order.map((n) => h('span', {
           testid: 'order-' + n, class: n === turn.host && !V.over ? 'host-mark' : 'dim' }, L.chip(n, n === turn.host && !V.over ? 'host' : '')))),
         turn.mode ? h('span', { class: 'badge', testid: 'mode' }, L.mode(turn.mode)) : null)];
       const wt = waitText();
@@ -223,12 +233,41 @@
         }
       }
       if (turn.awards.length) {
-        out.push(h('p', { class: 'small' }, t('turn.awards') + ': ' +
-          turn.awards.map(([n, w]) => t('team.n', { n: n }) + ' ' + L.card(w)).join(' · ')));
+        out.push(h('p', { class: 'small' }, t('turn.awards') + ': ' + turn.awards.map(awardText).join(' · ')));
       }
       return out;
     });
     tick();
+  }
+
+  /* ---- after a verdict: what this team won or lost, big ------------------- */
+  const POINTS = { pifie: -0.5, consolation: 0.5, risky_bonus: 4 };
+  const pointsOf = (w) => (POINTS[w] != null ? POINTS[w] : 1);
+  function awardText(a) {
+    const [n, what] = a;
+    const team = L.teamName(V, n);
+    const pts = pointsOf(what);
+    const p = pts > 0 ? L.signed(pts) : L.num(pts);
+    if (what === 'pifie') return t('proj.award_pifie', { team: team, points: p });
+    if (what === 'consolation') return t('proj.award_consolation', { team: team, points: p });
+    if (what === 'risky_bonus') return t('proj.award_bonus', { team: team, points: p });
+    return t('proj.award_card', { team: team, card: L.card(what), points: p });
+  }
+  function renderResult() {
+    const turn = V.turn;
+    const box = $('result');
+    const involved = turn.verdict && (turn.primary === me || turn.secondary === me || turn.awards.some((a) => a[0] === me));
+    box.hidden = !involved || V.over;
+    if (box.hidden) return;
+    L.section(box, sigOf(), () => {
+      const mineA = turn.awards.filter((a) => a[0] === me);
+      const total = mineA.reduce((sum, a) => sum + pointsOf(a[1]), 0);
+      const head = total > 0 ? t('team.result_won', { points: L.signed(total) }) : total < 0
+        ? t('team.result_lost', { points: L.num(total) }) : t('team.result_none');
+      box.className = 'panel result ' + (total > 0 ? 'won' : total < 0 ? 'lost' : 'even');
+      return [h('p', { class: 'big-result', testid: 'team-result-total' }, head),
+        mineA.length ? h('ul', { class: 'result-list' }, mineA.map((a) => h('li', null, awardText(a)))) : null];
+    });
   }
 
   function renderMine() {
@@ -249,7 +288,7 @@
   }
 
   function renderExchange() {
-    const ex = L.legal(S, 'exchange');
+    const ex = L.legal(S, 'request_exchange');
     const reqs = (S.exchange_requests || []).filter((r) => r.team === me);
     const box = $('exchange');
     box.hidden = !ex && !reqs.length;
@@ -294,14 +333,19 @@
     if (box.hidden) return;
     L.section(box, sigOf(), () => kinds.map((kind) => {
       const current = V.turn[kind === 'spokesperson' ? 'spokespersons' : 'representatives'][String(me)];
-      const f = L.field('input', { testid: kind + '-name', maxlength: 200, placeholder: t('people.name'), 'aria-label': t('people.' + kind) });
+      const members = page.members || [];
+      const f = members.length
+        ? L.field('select', { testid: kind + '-name', 'aria-label': t('people.' + kind), value: current || '' },
+          [h('option', { value: '' }, '—')].concat(members.map((m) => h('option', { value: m }, m))))
+        : L.field('input', { testid: kind + '-name', maxlength: 200, placeholder: t('people.name'), 'aria-label': t('people.' + kind) });
       const go = () => {
         if (!f.value.trim()) return;
         send({ do: kind, team: me, name: f.value.trim() }).then((ack) => {
           if (ack && ack.ok) { L.drafts[kind + '-name'] = ''; f.value = ''; }
         });
       };
-      f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+      if (members.length) { const d = L.drafts[kind + '-name']; f.value = d !== undefined ? d : (current || ''); }
+      if (!members.length) f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
       return h('div', null, h('h3', null, t('people.' + kind) + (current ? ': ' : ''), current ? h('strong', null, current) : null),
         h('div', { class: 'row' }, f, btn(kind + '-send', t('people.save'), go)));
     }));
@@ -312,10 +356,12 @@
       if (V.over && V.standings) {
         return [h('h2', null, t('rank.title')), h('ol', { class: 'board' }, V.standings.map((r, i) =>
           h('li', { testid: 'rank-' + (i + 1), 'data-team': r.team, class: r.team === me ? 'me' : '' },
-            h('strong', null, L.ordinal(r.rank)), ' ', L.teamLabel(V, r.team), ' — ', L.num(r.score))))];
+            h('strong', null, L.ordinal(r.rank)), ' ', L.teamLabel(V, r.team), ' — ', L.num(r.score),
+            r.team === me ? h('span', { class: 'you' }, ' (' + t('team.you') + ')') : null)))];
       }
       return [h('h2', null, t('score.title')), h('ul', { class: 'cards' }, V.teams.map((tm) =>
-        h('li', { testid: 'score-team-' + tm.team }, L.chip(tm.team), ' ', L.num(tm.score))))];
+        h('li', { testid: 'score-team-' + tm.team, class: tm.team === me ? 'me' : '' }, L.chip(tm.team), ' ', L.num(tm.score),
+          tm.team === me ? h('span', { class: 'you' }, ' (' + t('team.you') + ')') : null)))];
     });
   }
 
@@ -349,6 +395,7 @@
     $('act').hidden = !blocks.length;
     L.section($('act'), sigOf(), () => blocks);
     renderNow();
+    renderResult();
     renderMine();
     renderExchange();
     renderSpeaker();

@@ -45,3 +45,19 @@ def test_without_redis_the_count_is_this_process_s_and_no_broadcast_waits(caplog
         assert shared.devices(7) == {"2": 1}
     assert time.monotonic() - began < 1.5
     assert sum("Redis does not answer" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_the_projector_lobby_sees_each_teams_devices_come_and_go(server):
+    """Issue 13: the lobby shows each team's devices joining, live."""
+    from table import Table
+    table = Table(server)
+    try:
+        first = table.projector.wait_for(lambda s: len(s.get("devices", {})) == 4)
+        assert first["devices"] == {"1": 1, "2": 1, "3": 1, "4": 1}
+        assert "device_ids" not in first            # ids are the GM's business only
+        table.teams[3].close()
+        after = table.projector.wait_for(lambda s: "3" not in s.get("devices", {}), timeout=10)
+        assert after["devices"] == {"1": 1, "2": 1, "4": 1}
+        assert all("devices" not in s for s in table.teams[1].states)   # never to a team
+    finally:
+        table.close()

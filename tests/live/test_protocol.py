@@ -99,8 +99,11 @@ def test_the_documented_events_and_their_fields_are_the_handlers():
 def test_the_documented_state_fields_cover_every_audience():
     for audience in AUDIENCES:
         assert {"game", "seq", "view", "legal", "timer"} <= documented(STATE, audience)
-    assert {"devices", "device_ids", "candidates"} <= (
+    assert {"device_ids", "candidates"} <= (
         documented(STATE, "gm") - documented(STATE, "team") - documented(STATE, "projector"))
+    # Counts of devices per team: the GM's and the projector's lobby, never a team's.
+    assert "devices" in documented(STATE, "gm") & documented(STATE, "projector")
+    assert "devices" not in documented(STATE, "team")
     assert documented(VIEW, "team") - documented(VIEW, "projector") == {"me"}
     assert "results" in documented(STATE, "projector", over=True)
 
