@@ -5,7 +5,17 @@
  * the sealed written answer, and only the actions `legal` lists. The GM can
  * act for every team.
  *
+ * Layout (issues 13 and 17): an action bar (#dock: sticky at the top on a laptop, fixed
+ * to the bottom of a handheld ≤ 900 px) holds what the game waits for, the buttons of
+ * this step, the timer while the teams deliberate, and Undo/Redo; the rest of the
+ * console follows in sections. Each accepted action shows a short confirmation with
+ * "Deshacer" (which also clears a stale refusal). Before the first declaration a
+ * checklist guides the start; at the end the bar leads to the results.
+ *
  * Test ids:
+ *   dock: dock-wait, dock-actions (the step's buttons below), timerbox, see-results (game over)
+ *   start-guide: start-projector, start-teams, start-go · toast-undo (the confirmation's undo)
+ *   (template) skip-link, menu, menu-toggle
  *   bar: round, order-N (order strip, .host on the host), mode
  *   status: waiting, role-host, role-challenged, role-primary, role-secondary, role-chooser
  *   question panel: choice, question-text, question-answer, question-notes, written-live
@@ -48,17 +58,32 @@
     return { step: null, entry: null };
   };
 
-  /** Send an action once at a time (a double click is not sent twice). */
-  function send(action) {
+  /** Send an action once at a time (a double click is not sent twice). Once accepted, a
+   *  short confirmation with "Deshacer" replaces whatever message was shown (a stale
+   *  refusal too); `label`: what the confirmation names (the button's text). */
+  function send(action, label) {
     const key = JSON.stringify(action);
     if (pending.has(key)) return Promise.resolve(null);
     pending.add(key);
-    return L.do(action).then((ack) => { pending.delete(key); return ack; });
+    return L.do(action).then((ack) => {
+      pending.delete(key);
+      if (ack && ack.ok !== false) confirmDone(action, label);
+      return ack;
+    });
   }
+  function confirmDone(action, label) {
+    if (action.do === 'undo') { L.toast(t('console.undone')); return; }
+    if (action.do === 'redo') { L.toast(t('console.redone')); return; }
+    const what = (label || '').replace(/\s+/g, ' ').trim() || t('act.title');
+    L.toast([t('console.done', { what: what }), ' ',
+      h('button', { type: 'button', class: 'undo-toast', testid: 'toast-undo', onclick: () => send({ do: 'undo' }) }, '↶ ' + t('act.undo'))]);
+  }
+  const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
-  function btn(testid, label, action, cls, title) {
+  /** A button; `said`: what its confirmation names (else its text). */
+  function btn(testid, label, action, cls, title, said) {
     return h('button', { type: 'button', testid: testid, class: cls || '', title: title,
-      onclick: () => (typeof action === 'function' ? action() : send(action)) }, label);
+      onclick: (e) => (typeof action === 'function' ? action(e) : send(action, said || e.currentTarget.textContent)) }, label);
   }
   const teamText = (n) => L.teamText(V, n);
   const teamLabel = (n) => L.teamLabel(V, n);
@@ -201,15 +226,17 @@
   function declareBlock(entry) {
     const modes = entry.options.modes || {};
     const host = entry.teams[0] || V.turn.host;
-    const out = [h('h3', null, t('act.declare_for', { team: teamText(host) }))];
+    const out = [h('p', { class: 'sr-only' }, t('act.declare_for', { team: teamText(host) }))];
     for (const mode of ['normal', 'simple', 'risky']) {
       if (!(mode in modes)) continue;
       if (mode === 'normal') {
-        out.push(h('div', { class: 'row' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary')));
+        out.push(h('div', { class: 'row' }, btn('declare-normal', cap(L.mode('normal')), { do: 'declare', mode: 'normal' }, 'primary')));
       } else {
-        out.push(h('div', { class: 'row' }, h('span', { class: 'lbl' }, L.mode(mode) + ' →'),
-          modes[mode].map((n) => btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)],
-            { do: 'declare', mode: mode, target: n }, 'primary'))));
+        out.push(h('div', { class: 'row targets' }, h('span', { class: 'lbl' }, cap(L.mode(mode)) + ' →'),
+          modes[mode].map((n) => btn('declare-' + mode + '-' + n, [h('span', { class: 'sr-only' }, cap(L.mode(mode)) + ' → '),
+            L.chip(n), h('span', { class: 'tname' }, L.teamName(V, n))],
+            { do: 'declare', mode: mode, target: n }, 'primary target', null,
+            t('console.challenge_to', { mode: cap(L.mode(mode)), team: teamText(n) })))));
       }
     }
     return out;
@@ -225,13 +252,14 @@
     let type = L.drafts['choose-type'];
     if (!types.some((c) => c.type === type)) type = types.length ? types[0].type : '';
     L.drafts['choose-type'] = type;
-    const authorSel = h('select', { testid: 'choose-author', value: author, onchange: (e) => { L.drafts['choose-author'] = e.target.value; bump(); } },
+    const authorSel = h('select', { testid: 'choose-author', 'aria-label': t('console.choose_author'), value: author, onchange: (e) => { L.drafts['choose-author'] = e.target.value; bump(); } },
       authors.map((a) => h('option', { value: a }, a + ' (' + choices.filter((c) => c.author === a).reduce((s, c) => s + c.left, 0) + ')')));
-    const typeSel = h('select', { testid: 'choose-type', value: type, onchange: (e) => { L.drafts['choose-type'] = e.target.value; } },
+    const typeSel = h('select', { testid: 'choose-type', 'aria-label': t('console.choose_type'), value: type, onchange: (e) => { L.drafts['choose-type'] = e.target.value; } },
       types.map((c) => h('option', { value: c.type }, L.qtype(c.type) + ' — ' + t('choose.left', { n: c.left }))));
-    return [h('h3', null, t('act.choose_for', { team: teamText(entry.teams[0] || V.turn.chooser) })),
-      choices.length ? h('div', { class: 'row' }, authorSel, typeSel,
-        btn('choose-send', t('act.choose'), () => send({ do: 'choose', author: authorSel.value, type: typeSel.value }), 'primary'))
+    return [h('p', { class: 'sr-only' }, t('act.choose_for', { team: teamText(entry.teams[0] || V.turn.chooser) })),
+      choices.length ? h('div', { class: 'row choose' }, authorSel, typeSel,
+        btn('choose-send', t('act.choose'), () => send({ do: 'choose', author: authorSel.value, type: typeSel.value },
+          authorSel.value + ' · ' + L.qtype(typeSel.value)), 'primary'))
         : h('p', { class: 'error' }, t('choose.none_left'))];
   }
 
@@ -243,11 +271,21 @@
     return qs[id] || null;
   }
 
-  function questionBlock(entry) {
+  function offeredId(entry) {
     const ids = entry.options.ids || [];
     const key = V.turn.number + '|' + ids.join(',');
     if (!(key in ui.offer)) ui.offer = { [key]: Math.floor(Math.random() * Math.max(ids.length, 1)) };
-    const id = ids.length ? ids[ui.offer[key] % ids.length] : null;
+    return { ids: ids, key: key, id: ids.length ? ids[ui.offer[key] % ids.length] : null };
+  }
+  function questionButtons(entry) {
+    const { ids, key, id } = offeredId(entry);
+    if (!id) return [];
+    return [h('div', { class: 'row' },
+      btn('question-read', t('act.read'), { do: 'question', id: id }, 'primary', 'Q'),
+      ids.length > 1 ? btn('question-other', t('act.other', { n: ids.length }), () => { ui.offer[key] += 1; bump(); }, '', 'O') : null)];
+  }
+  function questionBlock(entry) {
+    const { ids, id } = offeredId(entry);
     const q = id ? questionInfo(entry, id) : null;
     const out = [h('h3', null, t('act.question', { n: ids.length }))];
     if (!id) { out.push(h('p', { class: 'error' }, t('choose.none_left'))); return out; }
@@ -257,9 +295,6 @@
       q ? h('p', { class: 'answer' }, h('strong', null, t('question.answer') + ': '),
         h('span', { testid: 'question-offer-answer', class: q.answer ? null : 'muted' }, q.answer || t('question.no_expected_answer'))) : null,
       q && q.notes ? h('p', { class: 'notes muted' }, q.notes) : null));
-    out.push(h('div', { class: 'row' },
-      btn('question-read', t('act.read'), { do: 'question', id: id }, 'primary', 'Q'),
-      ids.length > 1 ? btn('question-other', t('act.other', { n: ids.length }), () => { ui.offer[key] += 1; bump(); }, '', 'O') : null));
     return out;
   }
 
@@ -274,7 +309,7 @@
         btn('write-true', t('write.true'), { do: 'write', team: team, text: 'V' }),
         btn('write-false', t('write.false'), { do: 'write', team: team, text: 'F' })) : null,
       h('div', { class: 'row' }, box,
-        btn('write-send', t('act.write'), () => send({ do: 'write', team: team, text: box.value }).then((ack) => {
+        btn('write-send', t('act.write'), () => send({ do: 'write', team: team, text: box.value }, t('act.write') + ' · ' + teamText(team)).then((ack) => {
           if (ack && ack.ok) { L.drafts['write-text'] = ''; box.value = ''; }
         })))];
   }
@@ -305,18 +340,76 @@
       }, L.card(c)))),
       h('div', { class: 'row' }, t('exchange.take'), take,
         h('button', { type: 'button', testid: 'exchange-send', class: 'primary', disabled: ui.exPick.length !== opts.cost,
-          onclick: () => send({ do: 'exchange', team: ui.exTeam, give: ui.exPick.map((i) => cards[i]), take: take.value })
+          onclick: () => send({ do: 'exchange', team: ui.exTeam, give: ui.exPick.map((i) => cards[i]), take: take.value }, t('exchange.confirm') + ' · ' + teamText(ui.exTeam))
             .then((ack) => { if (ack && ack.ok) { ui.exPick = []; bump(); } }) },
         t('exchange.confirm'))))];
   }
 
+  /** The buttons of what the game waits for now: the action bar (#dock-actions). */
+  function stepButtons() {
+    const turn = V.turn;
+    const { step, entry } = L.stepOf(S.legal);
+    const out = [];
+    if (V.over) {
+      out.push(h('div', { class: 'row' },
+        h('a', { class: 'button primary big', href: page.results, testid: 'see-results' }, t('console.see_results'))));
+      return out;
+    }
+    if (step === 'declare') out.push(declareBlock(entry));
+    if (step === 'choose') out.push(chooseBlock(entry));
+    if (step === 'question') out.push(questionButtons(entry));
+    if (step === 'verdict') {
+      out.push(h('div', { class: 'row verdicts' },
+        btn('verdict-full', '1 · ' + L.verdict('full'), { do: 'verdict', result: 'full' }, 'good big', '1'),
+        btn('verdict-half', '2 · ' + L.verdict('half'), { do: 'verdict', result: 'half' }, 'big', '2'),
+        btn('verdict-wrong', '3 · ' + L.verdict('wrong'), { do: 'verdict', result: 'wrong' }, 'bad big', '3'),
+        L.legal(S, 'time_up') && turn.secondary ? btn('time-up', t('act.time_up'), { do: 'time_up' }) : null));
+    }
+    if (step === 'pick') {
+      const team = entry.teams[0];
+      out.push(h('div', { class: 'row labelled' },
+        h('span', { class: 'lbl' }, t('act.pick_for', { team: teamText(team) })),
+        btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: team, card: 'author' }, 'primary'),
+        btn('pick-type', t('pick.type', { name: L.qtype(turn.type) }), { do: 'pick', team: team, card: 'type' }, 'primary')));
+    }
+    const written = L.legal(S, 'written');
+    if (written) {
+      const both = (written.options.correct || []).includes(true);
+      out.push(h('div', { class: 'row labelled' },
+        h('span', { class: 'lbl' }, t(both ? 'act.written' : 'act.written_none', { team: teamText(turn.secondary) })),
+        both ? btn('written-true', t('written.correct'), { do: 'written', correct: true }, 'good') : null,
+        btn('written-false', t('written.incorrect'), { do: 'written', correct: false }, both ? 'bad' : '')));
+    }
+    if (L.legal(S, 'argument')) {
+      out.push(h('div', { class: 'row labelled' },
+        h('span', { class: 'lbl' }, t('act.argument', { team: teamText(turn.secondary) })),
+        btn('argument-good', t('argument.good'), { do: 'argument', result: 'good' }, 'good'),
+        btn('argument-poor', t('argument.poor'), { do: 'argument', result: 'poor' }, 'bad')));
+    }
+    if (L.legal(S, 'end_turn')) {
+      out.push(h('div', { class: 'row' }, btn('end-turn', t('act.end_turn'), { do: 'end_turn' }, 'primary big', 'E')));
+    }
+    return out;
+  }
+
+  /** The action bar: what the game waits for (one line) and its buttons. */
+  function renderDock() {
+    L.section($('dock-wait'), sigOf(), () => {
+      const w = waiting();
+      return [w.who ? L.chip(w.who) : h('span', { class: 'chip gm', 'aria-hidden': 'true' }, t('role.gm_short')),
+        h('span', { class: 'line', title: w.lines[0] || '' }, w.lines[0] || '')];
+    });
+    L.section($('dock-actions'), sigOf(), stepButtons);
+  }
+
+  /** The rest of the turn's actions (the question on offer, writing for a team,
+   *  the specials, the exchange, ending the game): the Actions card. */
   function renderActions() {
-    L.section($('actions'), sigOf(), () => {
+    L.section($('actions'), sigOf(S.answer_shown), () => {
       const out = [h('h2', null, t('act.title'))];
       const turn = V.turn;
       const { step, entry } = L.stepOf(S.legal);
       if (V.over) { out.push(h('p', null, t('wait.over'))); return out; }
-      if (step === 'declare') out.push(declareBlock(entry));
       const desvio = L.legal(S, 'desvio');
       if (desvio) {
         out.push(h('h3', null, t('act.desvio_for', { team: teamText(desvio.teams[0]) })),
@@ -331,51 +424,53 @@
           elijo ? [h('span', { class: 'lbl' }, L.special('elijo') + ':'), elijo.teams.map((n) =>
             btn('elijo-' + n, [L.chip(n), ' ', L.teamName(V, n)], { do: 'elijo', team: n }))] : null));
       }
-      if (step === 'choose') out.push(chooseBlock(entry));
       if (step === 'question') out.push(questionBlock(entry));
       if (step === 'verdict') {
         const write = L.legal(S, 'write');
         if (write) out.push(writeBlock(write));
-        out.push(h('h3', null, t('act.verdict_for', { team: teamText(turn.primary) })),
-          h('div', { class: 'row verdicts' },
-            btn('verdict-full', '1 · ' + L.verdict('full'), { do: 'verdict', result: 'full' }, 'good big'),
-            btn('verdict-half', '2 · ' + L.verdict('half'), { do: 'verdict', result: 'half' }, 'big'),
-            btn('verdict-wrong', '3 · ' + L.verdict('wrong'), { do: 'verdict', result: 'wrong' }, 'bad big'),
-            L.legal(S, 'time_up') && turn.secondary ? btn('time-up', t('act.time_up'), { do: 'time_up' }) : null));
-      }
-      if (step === 'pick') {
-        const team = entry.teams[0];
-        out.push(h('h3', null, t('act.pick_for', { team: teamText(team) })),
-          h('div', { class: 'row' },
-            btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: team, card: 'author' }, 'primary'),
-            btn('pick-type', t('pick.type', { name: L.qtype(turn.type) }), { do: 'pick', team: team, card: 'type' }, 'primary')));
-      }
-      const written = L.legal(S, 'written');
-      if (written) {
-        const both = (written.options.correct || []).includes(true);
-        out.push(h('h3', null, t(both ? 'act.written' : 'act.written_none', { team: teamText(turn.secondary) })),
-          h('div', { class: 'row' },
-            both ? btn('written-true', t('written.correct'), { do: 'written', correct: true }, 'good') : null,
-            btn('written-false', t('written.incorrect'), { do: 'written', correct: false }, both ? 'bad' : '')));
-      }
-      if (L.legal(S, 'argument')) {
-        out.push(h('h3', null, t('act.argument', { team: teamText(turn.secondary) })),
-          h('div', { class: 'row' },
-            btn('argument-good', t('argument.good'), { do: 'argument', result: 'good' }, 'good'),
-            btn('argument-poor', t('argument.poor'), { do: 'argument', result: 'poor' }, 'bad')));
-      }
-      if (L.legal(S, 'end_turn')) {
-        out.push(h('div', { class: 'row' }, btn('end-turn', t('act.end_turn'), { do: 'end_turn' }, 'primary big', 'E')));
       }
       const exchange = L.legal(S, 'exchange');
       if (exchange) out.push(exchangeBlock(exchange));
+      if (turn.verdict && turn.question) {
+        // R-V1: after the verdicts the expected answer may go up on the projector (a
+        // display choice, not an action: the server refuses it before the verdicts).
+        out.push(h('div', { class: 'row' }, btn('show-answer',
+          t(S.answer_shown ? 'act.hide_answer' : 'act.show_answer'), () => {
+            L.emit('show_answer', { show: !S.answer_shown }, true)
+              .then((ack) => { if (ack && ack.ok === false) L.flash(ack); });
+          }, S.answer_shown ? 'on' : '')));
+      }
       if (L.legal(S, 'end_game')) {
         out.push(h('div', { class: 'row end' }, btn('end-game', t('act.end_game'), () => {
-          if (window.confirm(t('act.end_game_confirm'))) send({ do: 'end_game' });
+          if (window.confirm(t('act.end_game_confirm'))) send({ do: 'end_game' }, t('act.end_game'));
         }, 'bad')));
       }
+      if (out.length === 1) out.push(h('p', { class: 'muted small' }, t('console.actions_in_bar')));
       return out;
     });
+  }
+
+  /* ---- the first minutes: projector, teams joined, first declaration ------ */
+  function renderStart() {
+    const box = $('start');
+    const fresh = !V.over && !V.history.length && V.turn.number === 1 && !V.turn.mode && L.stepOf(S.legal).step === 'declare';
+    box.hidden = !fresh;
+    if (!fresh) return;
+    const devices = S.devices || {};
+    const joined = V.teams.filter((tm) => devices[String(tm.team)]).map((tm) => tm.team);
+    const missing = V.teams.map((tm) => tm.team).filter((n) => !joined.includes(n));
+    L.section(box, JSON.stringify([S.seq, joined, ui.projector]), () => [
+      h('h2', null, t('console.start_title')),
+      h('ol', { class: 'steps' },
+        h('li', { class: ui.projector ? 'done' : '', testid: 'start-projector' },
+          h('a', { href: page.watch, target: '_blank', rel: 'noopener', onclick: () => { ui.projector = true; bump(); } },
+            t('console.start_projector')), ui.projector ? ' ✓' : ''),
+        h('li', { class: missing.length ? '' : 'done', testid: 'start-teams' },
+          t('console.start_teams', { n: joined.length, total: V.teams.length }), missing.length ? null : ' ✓',
+          missing.length ? [' — ', t('console.start_missing', { teams: missing.join(', ') }), ' · ',
+            h('a', { href: '#joins' }, t('console.start_codes'))] : null),
+        h('li', { testid: 'start-go' }, t('console.start_go', { team: teamText(V.turn.host) }))),
+    ]);
   }
 
   /* ---- spokespersons and representatives --------------------------------- */
@@ -391,7 +486,7 @@
         const f = L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200, 'aria-label': t('people.' + kind) + ' ' + teamText(n) });
         const go = () => {
           if (!f.value.trim()) return;
-          send({ do: kind, team: n, name: f.value.trim() }).then((ack) => {
+          send({ do: kind, team: n, name: f.value.trim() }, t('people.' + kind) + ' · ' + teamText(n) + ': ' + f.value.trim()).then((ack) => {
             if (ack && ack.ok) { L.drafts[kind + '-' + n] = ''; f.value = ''; }
           });
         };
@@ -416,12 +511,13 @@
   }
   function renderTimer() {
     const timer = S.timer || { state: 'idle' };
-    $('timer-display').closest('section').hidden = V.over;
-    // The timer runs only while the teams deliberate (the server refuses it otherwise).
+    // The timer runs only while the teams deliberate (the server refuses it otherwise):
+    // the action bar shows it then, and while a clock is still shown on the projector.
     const deliberating = L.stepOf(S.legal).step === 'verdict';
+    $('timerbox').hidden = V.over || (!deliberating && timer.state === 'idle');
     L.section($('timer-buttons'), JSON.stringify([timer.state, V.over, deliberating]), () => {
       const st = timer.state;
-      if (!deliberating) return [h('p', { class: 'muted small' }, t('timer.when'))];
+      if (!deliberating) return [];
       return [
         st === 'idle' ? btn('timer-start', t('timer.start'), () => timerOp('start'), 'primary', 'S') : null,
         st === 'running' ? btn('timer-pause', t('timer.pause'), () => timerOp('pause'), '', 'S') : null,
@@ -445,8 +541,10 @@
   function renderTools() {
     $('tools').hidden = !L.legal(S, 'undo') && !L.legal(S, 'redo');
     L.section($('tools'), sigOf(), () => [
-      h('button', { type: 'button', testid: 'undo', hidden: !L.legal(S, 'undo'), title: 'U', onclick: () => send({ do: 'undo' }) }, '↶ ' + t('act.undo')),
-      h('button', { type: 'button', testid: 'redo', hidden: !L.legal(S, 'redo'), title: 'R', onclick: () => send({ do: 'redo' }) }, '↷ ' + t('act.redo')),
+      h('button', { type: 'button', testid: 'undo', hidden: !L.legal(S, 'undo'), title: 'U', onclick: () => send({ do: 'undo' }) },
+        h('span', { 'aria-hidden': 'true' }, '↶ '), h('span', { class: 'tlabel' }, t('act.undo'))),
+      h('button', { type: 'button', testid: 'redo', hidden: !L.legal(S, 'redo'), title: 'R', onclick: () => send({ do: 'redo' }) },
+        h('span', { 'aria-hidden': 'true' }, '↷ '), h('span', { class: 'tlabel' }, t('act.redo'))),
     ]);
   }
 
@@ -539,7 +637,7 @@
         const p = Number(points.value);
         if (!points.value || !isFinite(p) || p === 0) { L.flash({ error: 'format', message: t('adjust.need_points') }); return; }
         if (!reason.value.trim()) { L.flash({ error: 'R-P3', message: t('adjust.need_reason') }); return; }
-        send({ do: 'adjust', team: Number(team.value), points: p, reason: reason.value.trim() }).then((ack) => {
+        send({ do: 'adjust', team: Number(team.value), points: p, reason: reason.value.trim() }, t('adjust.title') + ' · ' + teamText(Number(team.value)) + ' ' + L.signed(p)).then((ack) => {
           if (ack && ack.ok) { L.drafts['adjust-points'] = ''; L.drafts['adjust-reason'] = ''; points.value = ''; reason.value = ''; }
         });
       };
@@ -591,6 +689,10 @@
   function render(state) {
     S = state;
     V = state.view;
+    // The page's sections follow the step (the question on offer comes first while choosing it).
+    $('main').setAttribute('data-step', V.over ? 'over' : (L.stepOf(S.legal).step || ''));
+    renderDock();
+    renderStart();
     renderBar();
     renderStatus();
     renderQuestion();
@@ -617,9 +719,37 @@
     if (!ids) return;
     for (const id of ids) {
       const b = document.querySelector('[data-testid="' + id + '"]');
-      if (b && !b.disabled && !b.hidden && b.offsetParent !== null) { e.preventDefault(); b.click(); return; }
+      if (b && !b.disabled && !b.hidden && b.getClientRects().length) { e.preventDefault(); b.click(); return; }
     }
   });
+
+  /* ---- layout: the header's menu, the action bar's height, the messages ---- */
+  // On a laptop the header's links are always shown; on a handheld they fold into a menu.
+  const wide = window.matchMedia('(min-width: 901px)');
+  const menu = $('menu');
+  const syncMenu = () => { if (menu) menu.open = wide.matches; };
+  if (wide.addEventListener) wide.addEventListener('change', syncMenu);
+  syncMenu();
+  if (menu) {
+    menu.addEventListener('click', (e) => {
+      if (!wide.matches && e.target.closest('a')) menu.open = false;     // a link chosen: fold it
+    });
+    document.addEventListener('click', (e) => {                          // a tap elsewhere folds it
+      if (!wide.matches && menu.open && !menu.contains(e.target)) menu.open = false;
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !wide.matches && menu.open) { menu.open = false; menu.querySelector('summary').focus(); }
+    });
+  }
+  // The messages and the offline banner belong to the page's main landmark.
+  const main = $('main');
+  if (main) { for (const id of ['notice', 'offline']) { const el = $(id); if (el) main.prepend(el); } }
+  // On a handheld the action bar is fixed to the bottom: keep the page's end and the
+  // messages above it.
+  const dock = $('dock');
+  const dockSize = () => document.documentElement.style.setProperty('--dock-h', dock.offsetHeight + 'px');
+  if (window.ResizeObserver) new ResizeObserver(dockSize).observe(dock);
+  dockSize();
 
   const socket = L.connect({ role: 'gm', game: page.game }, render);
   // The console session ended (the server forgot it): log in again, then come back here.

@@ -268,6 +268,18 @@
     clearTimeout(flashTimer);
     flashTimer = setTimeout(() => { box.hidden = true; }, kind === 'info' || typeof what === 'string' ? 4000 : 12000);
   };
+  /** A short confirmation (`kids`: nodes or text) in the message area, replacing any
+   *  message there (a stale refusal too); hidden after `ms` (5 s). */
+  L.toast = function (kids, ms) {
+    const box = document.getElementById('notice');
+    if (!box) return;
+    box.replaceChildren(h('span', null, kids),
+      h('button', { type: 'button', class: 'close', 'aria-label': t('ui.close'), onclick: () => { box.hidden = true; } }, '×'));
+    box.className = 'notice info toast';
+    box.hidden = false;
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => { box.hidden = true; }, ms || 5000);
+  };
 
   function setOffline(off, why) {
     L.online = !off;

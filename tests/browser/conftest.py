@@ -106,11 +106,14 @@ class Screens:
         self.shots: list[str] = []
 
     def page(self, name: str, viewport: dict, mobile: bool = False, locale: str = "es-ES",
-             storage_state: dict | None = None):
-        """A new page in a context of its own (own cookies, own localStorage)."""
+             storage_state: dict | None = None, **context_options):
+        """A new page in a context of its own (own cookies, own localStorage).
+
+        ``context_options``: more options of the browser context (``bypass_csp=True`` lets a
+        test inject axe-core with ``page.add_script_tag``)."""
         context = self.browser.new_context(viewport=viewport, locale=locale, is_mobile=mobile,
                                            has_touch=mobile, device_scale_factor=1,
-                                           storage_state=storage_state)
+                                           storage_state=storage_state, **context_options)
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
         page = context.new_page()
