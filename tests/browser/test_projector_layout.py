@@ -15,27 +15,12 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from .layout import GM, WRITTEN_280, assert_fits, axe, font, long_settings
+from .layout import GM, WRITTEN_280, assert_fits, axe, choose_any, font, long_settings
 
 VIEWPORTS = {"720p": {"width": 1280, "height": 720}, "1080p": {"width": 1920, "height": 1080}}
 APART = [".pname", ".pround", ".porder", ".ptool", ".pturn > *", ".preveal > *", ".pclock", "tr[data-testid^=score-team]",
          ".pfoot"]
 CHECKED = APART + [".countdown", ".pscores td", ".tname", ".pquestion"]
-
-
-AUTHORS = ("Kant", "Marx", "Nietzsche", "Platón", "Aristóteles", "Descartes", "Hume", "Arendt",
-           "John Stuart Mill", "Simone de Beauvoir")
-
-
-def choose_any(gm: GM, types) -> bool:
-    """The GM chooses the first author and type with a question left (R-Q2)."""
-    for a in AUTHORS:
-        for ty in types:
-            ack = gm.client.act({"do": "choose", "author": a, "type": ty})
-            if ack.get("ok"):
-                gm.client.wait_seq(ack["seq"])
-                return True
-    return False
 
 
 def open_projectors(room, gm: GM):
