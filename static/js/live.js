@@ -238,11 +238,11 @@
   /* ---- messages ------------------------------------------------------ */
   /** A rule id as a link to its entry in the rule book of the page's language
    *  (/reglas#R-U2, /rules#R-U2); `format` and ids that are not R-.. stay plain text. */
-  L.ruleLink = function (rule, title) {
-    if (!/^R-[A-Z][0-9]+$/.test(rule)) return h('strong', { class: 'rule', title: title || null }, rule);
+  L.ruleLink = function (rule, title, label) {
+    if (!/^R-[A-Z][0-9]+$/.test(rule)) return h('strong', { class: 'rule', title: title || null }, label || rule);
     const book = L.lang === 'en' ? '/rules' : '/reglas';
     return h('a', { class: 'rule', href: book + '#' + rule, target: '_blank', rel: 'noopener',
-      title: title || null }, rule);
+      title: title || null }, label || rule);
   };
   let flashTimer = null;
   /** Show a refusal ({error, message}) or a plain text in the message area. */
@@ -258,8 +258,13 @@
       // catalog's summary of the rule is shown, and the English detail only as a tooltip.
       const detail = what.message && what.message !== summary ? what.message : '';
       const inline = detail && (L.lang === 'en' || !summary);
-      parts = [L.ruleLink(rule, detail), summary ? ' ' + summary : '',
-        inline ? h('span', { class: 'msg' }, ' — ' + detail) : ''];
+      // The rule's summary is what a teacher reads: the rule id stays in the tooltip of
+      // the link to its entry in the rule book (issue 13: no rule ids on screen).
+      parts = summary && /^R-[A-Z][0-9]+$/.test(rule)
+        ? [L.ruleLink(rule, rule + (detail ? ' — ' + detail : ''), summary),
+          inline ? h('span', { class: 'msg' }, ' — ' + detail) : '']
+        : [L.ruleLink(rule, detail), summary ? ' ' + summary : '',
+          inline ? h('span', { class: 'msg' }, ' — ' + detail) : ''];
     }
     box.replaceChildren(h('span', null, parts),
       h('button', { type: 'button', class: 'close', 'aria-label': t('ui.close'), onclick: () => { box.hidden = true; } }, '×'));
