@@ -752,8 +752,9 @@
   dockSize();
 
   const socket = L.connect({ role: 'gm', game: page.game }, render);
-  // The console session ended (the server forgot it): log in again, then come back here.
+  // The console session ended (logout elsewhere, "log out every console", 12 h) or the
+  // game was deleted: log in again, then come back here — even in the middle of a game.
   socket.on('connect_error', (err) => {
-    if (err && /^auth/.test(err.message || '') && !S) window.location.href = '/console/login?next=' + encodeURIComponent(window.location.pathname);
+    if (err && /^auth/.test(err.message || '')) window.location.href = '/console/login?next=' + encodeURIComponent(window.location.pathname);
   });
 }());
