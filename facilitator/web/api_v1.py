@@ -50,7 +50,7 @@ from ..store.tokens import MAX_LABEL, issue_token, list_tokens, revoke_token
 from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from .banks import (MAX_NAME, banks_listing, default_bank_name, export_response, import_bank,
-                    same_origin, upload_filename)
+                    refuse_cross_site_posts, upload_filename)
 from .console import create_game_from_setup, games_listing
 from .links import public_base, team_links
 
@@ -516,13 +516,8 @@ def results(game_id: int):
 
 # -- the console page of API tokens ----------------------------------------------------
 
-@tokens_bp.before_request
-def refuse_cross_site_posts():
-    """Refuse, with 400, every POST of this page not made from this host (as the banks' pages)."""
-    if request.method == "POST" and not same_origin():
-        return Response(_t("banks.error.cross_site"), status=400,
-                        mimetype="text/plain; charset=utf-8")
-    return None
+# Its POSTs must come from this host, as the banks' pages' (the same check).
+tokens_bp.before_request(refuse_cross_site_posts)
 
 
 def _when(moment) -> str:

@@ -88,3 +88,26 @@ def table(server):
     t = Table(server)
     yield t
     t.close()
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two server processes of one deployment: one PostgreSQL database, one Redis message
+    queue, one signing key (tests of scale-out; they fail under CI without the services)."""
+    import secrets
+
+    from services import fresh_postgres_database, redis_url
+    database, drop = fresh_postgres_database()
+    env = {"FACILITATOR_MESSAGE_QUEUE": redis_url(),
+           "FACILITATOR_MESSAGE_QUEUE_CHANNEL": "test-" + secrets.token_hex(4),
+           "FACILITATOR_SECRET_KEY": "shared-secret-of-the-deployment"}
+    servers = []
+    try:
+        for name in ("a", "b"):
+            (tmp_path / name).mkdir()
+            servers.append(Server(tmp_path / name, database, env=env).start())
+        yield servers
+    finally:
+        for srv in servers:
+            srv.stop()
+        drop()

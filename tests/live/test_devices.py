@@ -235,28 +235,6 @@ def test_a_fresh_join_code_replaces_the_old_one(server, gm_http):
 
 # --------------------------------------------------------------------------- two processes
 
-@pytest.fixture
-def two_servers(tmp_path):
-    """Two processes sharing PostgreSQL and a Redis message queue (skipped without them)."""
-    import secrets
-
-    from services import fresh_postgres_database, redis_url
-    database, drop = fresh_postgres_database()
-    env = {"FACILITATOR_MESSAGE_QUEUE": redis_url(),
-           "FACILITATOR_MESSAGE_QUEUE_CHANNEL": "test-" + secrets.token_hex(4),
-           "FACILITATOR_SECRET_KEY": "shared-secret-of-the-deployment"}
-    servers = []
-    try:
-        for name in ("a", "b"):
-            (tmp_path / name).mkdir()
-            servers.append(Server(tmp_path / name, database, env=env).start())
-        yield servers
-    finally:
-        for srv in servers:
-            srv.stop()
-        drop()
-
-
 def test_removing_and_deleting_close_connections_on_every_process(two_servers):
     """The GM works on process A; devices and the projector are on process B. A removal
     and a delete made on A close B's connections; A's GM lists B's devices."""

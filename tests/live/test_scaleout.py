@@ -1,35 +1,15 @@
 """Two server processes share games through PostgreSQL and a Redis message queue."""
-import secrets
 import threading
 import time
-
-import pytest
 
 from campaigns import cookie_header, join_token, quick_close
 from facilitator.live.shared_presence import ALIVE_SECONDS
 from table import SETTINGS
-from server import Client, Server
-from services import fresh_postgres_database, redis_url
+from server import Client
 
 
 def act(do, **fields):
     return {"do": do, **fields}
-
-
-@pytest.fixture
-def two_servers(tmp_path):
-    database, drop = fresh_postgres_database()
-    env = {"FACILITATOR_MESSAGE_QUEUE": redis_url(),
-           "FACILITATOR_MESSAGE_QUEUE_CHANNEL": "test-" + secrets.token_hex(4),
-           "FACILITATOR_SECRET_KEY": "shared-secret-of-the-deployment"}
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    a = Server(tmp_path / "a", database, env=env).start()
-    b = Server(tmp_path / "b", database, env=env).start()
-    yield a, b
-    a.stop()
-    b.stop()
-    drop()
 
 
 def new_game(server, settings=SETTINGS):
