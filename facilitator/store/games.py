@@ -27,7 +27,7 @@ from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.actions import Representative, Spokesperson
 from ..engine.record import FORMAT
 from .database import Database
-from .models import ActionRow, GameRow, JoinCodeRow, utcnow
+from .models import ActionRow, ClassGameRow, GameRow, JoinCodeRow, utcnow
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
 GameRef = namedtuple("GameRef", "id ended_at removed_devices")
@@ -304,6 +304,7 @@ class GameStore:
         with self.lock(game_id), self.database.session() as session:
             session.execute(delete(ActionRow).where(ActionRow.game_id == game_id))
             session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id))
+            session.execute(delete(ClassGameRow).where(ClassGameRow.game_id == game_id))
             deleted = session.execute(delete(GameRow).where(GameRow.id == game_id)).rowcount
         self.forget_game(game_id)
         return bool(deleted)

@@ -198,3 +198,66 @@ class BankImage(Base):
 BankQuestionRow.text_html = mapped_column(Text, nullable=False, default="", server_default="")
 BankQuestionRow.answer_html = mapped_column(Text, nullable=False, default="",
                                              server_default="")
+
+
+class ClassRow(Base):
+    """A class the GM plays with many times in a term (issue 15): its students, its
+    default bank and settings, and how its league is scored.
+
+    Students' names are personal data: deleting the class deletes them, the class's
+    games and everything computed from them (``ondelete="CASCADE"`` everywhere below).
+    """
+
+    __tablename__ = "classes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The bank its new games use by default (null: the first bank).
+    bank_id: Mapped[int | None] = mapped_column(ForeignKey("banks.id", ondelete="SET NULL"),
+                                                default=None)
+    #: The set-up form's settings its new games start from (teams and roster left out).
+    settings: Mapped[dict] = mapped_column(JSON, default=dict)
+    #: ``rank_points`` or ``team_score`` (facilitator.classes.league).
+    league_scheme: Mapped[str] = mapped_column(String(20), default="rank_points")
+    #: Whether the projector may show students' names (the league); else teams only.
+    projector_names: Mapped[bool] = mapped_column(default=False)
+
+    students: Mapped[list["StudentRow"]] = relationship(
+        back_populates="klass", order_by="StudentRow.position", cascade="all, delete-orphan")
+
+
+class StudentRow(Base):
+    """A student of a class; one who left stays (their games count) but is not dealt."""
+
+    __tablename__ = "students"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"),
+                                          index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str] = mapped_column(String(200), default="")
+    id_number: Mapped[str] = mapped_column(String(100), default="")
+    left: Mapped[bool] = mapped_column(default=False)
+    position: Mapped[int] = mapped_column(default=0)
+
+    klass: Mapped[ClassRow] = relationship(back_populates="students")
+
+
+class ClassGameRow(Base):
+    """A game made from a class: which student played in which team, and its choices."""
+
+    __tablename__ = "class_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"),
+                                          index=True)
+    #: Student ids per team, team 1 first, in the order of the game's roster names.
+    lineup: Mapped[list] = mapped_column(JSON)
+    #: The teams were kept from the class's previous game (as attendance allowed).
+    kept: Mapped[bool] = mapped_column(default=False)
+    #: Questions read in the class's earlier games were offered again (the GM allowed it).
+    allow_repeats: Mapped[bool] = mapped_column(default=False)
+    #: The projector shows the class's league (before the first turn, after the finale).
+    league_shown: Mapped[bool] = mapped_column(default=False)

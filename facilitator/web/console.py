@@ -69,12 +69,16 @@ def logout_all():
 @gm_required
 def games():
     """Past games and the set-up form of a new one."""
-    defaults = {"rounds": DEFAULT_ROUNDS, "deliberation_seconds": DEFAULT_DELIBERATION_SECONDS,
-                "special_cards": DEFAULT_SPECIAL_CARDS, "bank_special_cards": DEFAULT_BANK_SPECIAL_CARDS,
-                "exchange_cost": DEFAULT_EXCHANGE_COST, "points": DEFAULT_POINTS,
-                "max_members": DEFAULT_MAX_MEMBERS}
     return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=defaults)
+                           defaults=setup_defaults())
+
+
+def setup_defaults() -> dict:
+    """The set-up form's defaults (the engine's): rounds, times, cards, points, team size."""
+    return {"rounds": DEFAULT_ROUNDS, "deliberation_seconds": DEFAULT_DELIBERATION_SECONDS,
+            "special_cards": DEFAULT_SPECIAL_CARDS, "bank_special_cards": DEFAULT_BANK_SPECIAL_CARDS,
+            "exchange_cost": DEFAULT_EXCHANGE_COST, "points": DEFAULT_POINTS,
+            "max_members": DEFAULT_MAX_MEMBERS}
 
 
 def games_listing() -> list[dict]:
@@ -96,7 +100,7 @@ def create_game():
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
 
 
-def create_game_from_setup(data: object) -> int:
+def create_game_from_setup(data: object, leave_out: set[str] | None = None) -> int:
     """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
     "roster"}``; returns its id.
 
@@ -104,6 +108,8 @@ def create_game_from_setup(data: object) -> int:
     engine. Raises a Refusal: ``format`` for a malformed form (no such bank, a
     name that is not text...), else the rule the settings break (R-T1...).
     Shared by the console's set-up form and the JSON API (``POST /api/v1/games``).
+    ``leave_out``: ids of questions read in a class's earlier games, left out of this
+    game's questions (issue 15: the engine offers only what the live layer gives it).
     """
     if not isinstance(data, dict):
         raise Refusal("format", "send the game as JSON")
@@ -122,7 +128,10 @@ def create_game_from_setup(data: object) -> int:
     settings = data.get("settings")
     if isinstance(settings, dict) and isinstance(data.get("roster"), list):
         settings = {**settings, "roster": data["roster"]}
-    return store.create_game(name or "Partida", settings, bank[1], bank_name=bank[0])
+    questions = bank[1]
+    if leave_out:
+        questions = [q for q in questions if q.id not in leave_out]
+    return store.create_game(name or "Partida", settings, questions, bank_name=bank[0])
 
 
 @bp.route("/<int:game_id>")

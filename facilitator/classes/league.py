@@ -1,0 +1,130 @@
+"""The term league of a class: points per finished game, added up per student and per team.
+
+Two schemes, the teacher's choice (docs/classes.md says the same):
+
+- ``rank_points`` (the default): in a game of N teams, a team ranked r (R-P4, ties
+  sharing a rank) earns N - r + 1 points: 4, 3, 2, 1 in a game of four teams; two
+  teams tied first in a game of four earn 4 each and the next earns 2. Every student
+  present in a team earns that team's points.
+- ``team_score``: every student present in a team earns the team's final score.
+
+A student absent from a game earns nothing for it. The table ranks by points;
+students (or teams) still equal share a rank and the next rank skips (1, 1, 3), as
+in R-P4, and are listed by name (teams by number).
+
+The team table exists where teams were kept: it covers the class's latest game and
+the games before it whose teams it kept, one after another.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCHEMES = ("rank_points", "team_score")
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """One team's result in one game and the students who played in it."""
+
+    team: int
+    name: str
+    rank: int
+    score: float
+    students: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the league and participation need of one game of a class."""
+
+    game_id: int
+    name: str
+    date: str                       # ISO date the game was created
+    over: bool
+    kept: bool                      # its teams were kept from the class's previous game
+    teams: tuple[TeamResult, ...]
+    spoke: dict = field(default_factory=dict)          # student id -> times spokesperson
+    represented: dict = field(default_factory=dict)    # student id -> times representative
+
+
+def _number(value: float) -> int | float:
+    value = round(value, 4)
+    return int(value) if value == int(value) else value
+
+
+def team_points(result: TeamResult, teams: int, scheme: str) -> int | float:
+    """The league points a team (and each of its students) earns in a game of ``teams``."""
+    if scheme == "team_score":
+        return _number(result.score)
+    return teams - result.rank + 1
+
+
+def shared_ranks(rows: list[dict], key: str = "points") -> None:
+    """Give each row (already sorted best first) its ``rank``: equal ``key`` shares a
+    rank and the next rank skips (1, 1, 3), as R-P4 does for a game."""
+    previous, rank = object(), 0
+    for place, row in enumerate(rows, start=1):
+        if row[key] != previous:
+            rank, previous = place, row[key]
+        row["rank"] = rank
+
+
+def league(games: list[GameSummary], students: list[dict], scheme: str = "rank_points") -> dict:
+    """The league table of a class over its finished games, oldest first.
+
+    ``students``: the class's students as ``{"id", "name", "left"}``. Returns
+    ``{"scheme", "games": [{"id", "name", "date"}], "students": [...], "teams": ...}``;
+    each student row has ``rank``, ``points``, ``games`` (finished games played),
+    ``per_game`` (points in each game, None where absent) and ``cumulative`` (points
+    after each game), and ``teams`` is the kept teams' table or None.
+    """
+    if scheme not in SCHEMES:
+        raise ValueError(f"the league scheme is one of {', '.join(SCHEMES)}, not {scheme!r}")
+    finished = [g for g in games if g.over]
+    rows = []
+    for student in students:
+        per_game, cumulative, total = [], [], 0.0
+        for game in finished:
+            earned = next((team_points(t, len(game.teams), scheme) for t in game.teams
+                           if student["id"] in t.students), None)
+            per_game.append(earned)
+            total += earned or 0
+            cumulative.append(_number(total))
+        played = sum(p is not None for p in per_game)
+        if student.get("left") and not played:
+            continue
+        rows.append({"student": student["id"], "name": student["name"],
+                     "left": bool(student.get("left")), "points": _number(total),
+                     "games": played, "per_game": per_game, "cumulative": cumulative})
+    rows.sort(key=lambda r: (-r["points"], r["name"].casefold(), r["student"]))
+    shared_ranks(rows)
+    return {"scheme": scheme,
+            "games": [{"id": g.game_id, "name": g.name, "date": g.date} for g in finished],
+            "students": rows, "teams": kept_teams_table(finished, students, scheme)}
+
+
+def kept_teams_table(finished: list[GameSummary], students: list[dict],
+                     scheme: str) -> dict | None:
+    """The league of the latest game's teams over the run of games that kept them
+    (None when the latest finished game did not keep its teams from the one before)."""
+    run: list[GameSummary] = []
+    for game in reversed(finished):
+        run.insert(0, game)
+        if not game.kept:
+            break
+    if len(run) < 2:
+        return None
+    names = {s["id"]: s["name"] for s in students}
+    latest = run[-1]
+    rows = []
+    for result in latest.teams:
+        per_game = []
+        for game in run:
+            mine = next((t for t in game.teams if t.team == result.team), None)
+            per_game.append(None if mine is None else team_points(mine, len(game.teams), scheme))
+        rows.append({"team": result.team, "name": result.name,
+                     "students": [names.get(s, "?") for s in result.students],
+                     "points": _number(sum(p or 0 for p in per_game)), "per_game": per_game})
+    rows.sort(key=lambda r: (-r["points"], r["team"]))
+    shared_ranks(rows)
+    return {"games": [g.game_id for g in run], "rows": rows}

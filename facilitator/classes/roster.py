@@ -1,0 +1,156 @@
+"""A class's list of students: read from pasted text, dealt into balanced teams (R-T3, R-T5).
+
+A teacher pastes the list from a spreadsheet or Moodle's participants page: one
+student per line, the name first, then optionally an e-mail address and an ID
+number, separated by tabs, semicolons or commas (an e-mail is recognised by its
+``@``, so the order of the two is free).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine import Refusal, propose_team_sizes
+from ..engine.numbers import is_unicode
+from ..engine.settings import MAX_TEAM_NAME
+
+#: Students a class may list (a large lecture, with room for those who left).
+MAX_STUDENTS = 400
+MAX_EMAIL = 200
+MAX_ID_NUMBER = 100
+
+
+@dataclass(frozen=True)
+class StudentEntry:
+    """One student as typed: a name, and an e-mail and ID number when given ("" if not)."""
+
+    name: str
+    email: str = ""
+    id_number: str = ""
+
+
+def check_student(name: object, email: object = "", id_number: object = "") -> StudentEntry:
+    """One student's fields checked: a name of 1 to 100 characters, an e-mail with an
+    ``@`` (or none), an ID number of at most 100 characters. Raises ValueError saying which."""
+    if not isinstance(name, str) or not is_unicode(name) or not name.strip():
+        raise ValueError("a student needs a name")
+    name = " ".join(name.split())
+    if len(name) > MAX_TEAM_NAME:
+        raise ValueError(f"a name has at most {MAX_TEAM_NAME} characters")
+    email = email if isinstance(email, str) else ""
+    id_number = id_number if isinstance(id_number, str) else ""
+    email, id_number = email.strip(), id_number.strip()
+    if not is_unicode(email) or not is_unicode(id_number):
+        raise ValueError("the e-mail or ID number is not valid text")
+    if email and ("@" not in email or len(email) > MAX_EMAIL or " " in email):
+        raise ValueError(f"{email[:60]!r} is not an e-mail address")
+    if len(id_number) > MAX_ID_NUMBER:
+        raise ValueError(f"an ID number has at most {MAX_ID_NUMBER} characters")
+    return StudentEntry(name, email, id_number)
+
+
+def _split(line: str) -> list[str]:
+    for separator in ("\t", ";", ","):
+        if separator in line:
+            return [part.strip() for part in line.split(separator)]
+    return [line.strip()]
+
+
+def parse_class_list(text: str) -> tuple[list[StudentEntry], list[str]]:
+    """The students of a pasted list, and one message per line that could not be read
+    ("line 40: ..."): the good lines are kept, nothing is silently dropped.
+
+    A first line that looks like a header (``nombre``, ``name``, ``apellido``...) is
+    skipped; blank lines are ignored.
+
+    >>> parse_class_list("Ana Gómez; ana@x.edu; 123\\nBruno\\n")[0][0].email
+    'ana@x.edu'
+    """
+    students, errors = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = _split(line)
+        if number == 1 and parts[0].casefold() in {"nombre", "name", "apellido", "apellidos",
+                                                    "alumno", "alumna", "estudiante", "student",
+                                                    "nombre y apellido", "first name", "surname"}:
+            continue
+        name, rest = parts[0], [p for p in parts[1:] if p]
+        email = next((p for p in rest if "@" in p), "")
+        others = [p for p in rest if p != email]
+        if len(others) > 1:
+            errors.append(f"line {number}: more than a name, an e-mail and an ID number")
+            continue
+        try:
+            students.append(check_student(name, email, others[0] if others else ""))
+        except ValueError as error:
+            errors.append(f"line {number}: {error}")
+    return students, errors
+
+
+def roster_names(names: list[str]) -> list[str]:
+    """Names that tell students apart in a game: a name two students share gets " (2)",
+    " (3)"... in the order given, so a spokesperson's name points to one student."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        key = name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+        out.append(name if seen[key] == 1 else f"{name} ({seen[key]})"[:MAX_TEAM_NAME])
+    return out
+
+
+def deal_fresh(student_ids: list[int], rng: random.Random,
+               max_members: int = 6, teams: int | None = None) -> list[list[int]]:
+    """R-T5: today's present students dealt at random into balanced teams (R-T1..R-T3).
+
+    ``teams`` asks for that many teams (else the fewest the bounds allow). Raises a
+    Refusal naming the rule when the students cannot make a game.
+    """
+    sizes = _sizes(len(student_ids), max_members, teams)
+    shuffled = list(student_ids)
+    rng.shuffle(shuffled)
+    lineup, start = [], 0
+    for size in sizes:
+        lineup.append(shuffled[start:start + size])
+        start += size
+    return lineup
+
+
+def _sizes(count: int, max_members: int, teams: int | None) -> list[int]:
+    if teams is None:
+        return propose_team_sizes(count, max_members)
+    if not 4 <= teams <= 6:
+        raise Refusal("R-T1", f"a game has 4 to 6 teams, not {teams}")
+    small, extra = divmod(count, teams)
+    if small < 3 or small + (1 if extra else 0) > max_members:
+        raise Refusal("R-T2", f"{count} students cannot make {teams} teams of 3 to "
+                              f"{max_members}")
+    return [small + 1] * extra + [small] * (teams - extra)
+
+
+def keep_teams(previous: list[list[int]], present: list[int], rng: random.Random,
+               max_members: int = 6) -> list[list[int]]:
+    """Last game's teams kept as far as today's attendance allows (R-T3).
+
+    Absent students leave their team; a present student who was not in last game
+    (new, or absent then) joins the smallest team; while a team has two more than
+    another, one of its members (the last listed) moves to the smallest. The team
+    count stays when the bounds allow it (R-T1, R-T2); otherwise the students are
+    dealt fresh. Team numbers keep their place (team 2 stays team 2).
+    """
+    here = set(present)
+    lineup = [[s for s in team if s in here] for team in previous]
+    placed = {s for team in lineup for s in team}
+    newcomers = [s for s in present if s not in placed]
+    rng.shuffle(newcomers)
+    try:
+        _sizes(len(present), max_members, len(lineup))
+    except Refusal:
+        return deal_fresh(present, rng, max_members)
+    for student in newcomers:
+        min(lineup, key=len).append(student)
+    while max(map(len, lineup)) - min(map(len, lineup)) > 1 or max(map(len, lineup)) > max_members:
+        big, small = max(lineup, key=len), min(lineup, key=len)
+        small.append(big.pop())
+    return lineup

@@ -1,0 +1,286 @@
+"""Classes in the database (issue 15): their students, their games and what adds up
+across those games (the league and participation of :mod:`facilitator.classes`).
+
+Every function takes the :class:`~facilitator.store.database.Database`; the ones that
+read games' results also take the :class:`~facilitator.store.games.GameStore`, whose
+replays they reuse.
+"""
+from __future__ import annotations
+
+from sqlalchemy import delete, func, select
+
+from ..classes import GameSummary, StudentEntry, roster_names
+from ..classes.league import SCHEMES, TeamResult
+from ..classes.roster import MAX_STUDENTS
+from .database import Database
+from .models import BankRow, ClassGameRow, ClassRow, GameRow, StudentRow
+
+MAX_CLASSES = 200
+MAX_CLASS_NAME = 200
+
+
+class ClassError(ValueError):
+    """A change to a class that cannot be made; the message says why."""
+
+
+def _student(row: StudentRow) -> dict:
+    return {"id": row.id, "name": row.name, "email": row.email, "id_number": row.id_number,
+            "left": row.left}
+
+
+def _class(row: ClassRow, students: bool = True) -> dict:
+    data = {"id": row.id, "name": row.name, "created_at": row.created_at.isoformat(timespec="minutes"),
+            "bank_id": row.bank_id, "settings": dict(row.settings or {}),
+            "league_scheme": row.league_scheme, "projector_names": row.projector_names}
+    if students:
+        data["students"] = [_student(s) for s in row.students]
+    return data
+
+
+def list_classes(database: Database) -> list[dict]:
+    """Every class, by name: id, name, how many students (present in the list) and games."""
+    with database.session() as session:
+        counts = dict(session.execute(select(StudentRow.class_id, func.count()).where(
+            StudentRow.left.is_(False)).group_by(StudentRow.class_id)).all())
+        games = dict(session.execute(select(ClassGameRow.class_id, func.count()).group_by(
+            ClassGameRow.class_id)).all())
+        rows = session.scalars(select(ClassRow).order_by(func.lower(ClassRow.name), ClassRow.id))
+        return [{**_class(r, students=False), "students": counts.get(r.id, 0),
+                 "games": games.get(r.id, 0)} for r in rows]
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ClassError("a class needs a name")
+    name = " ".join(name.split())
+    if len(name) > MAX_CLASS_NAME:
+        raise ClassError(f"a class name has at most {MAX_CLASS_NAME} characters")
+    return name
+
+
+def create_class(database: Database, name: object) -> int:
+    """A new, empty class named ``name``; returns its id."""
+    name = _clean_name(name)
+    with database.session() as session:
+        if session.scalar(select(func.count()).select_from(ClassRow)) >= MAX_CLASSES:
+            raise ClassError(f"the console keeps at most {MAX_CLASSES} classes")
+        row = ClassRow(name=name, settings={}, league_scheme="rank_points",
+                       projector_names=False)
+        session.add(row)
+        session.flush()
+        return row.id
+
+
+def get_class(database: Database, class_id: int) -> dict | None:
+    """A class with its students (in list order), or None."""
+    with database.session() as session:
+        row = session.get(ClassRow, class_id)
+        return None if row is None else _class(row)
+
+
+def update_class(database: Database, class_id: int, changes: dict) -> dict | None:
+    """Change a class's ``name``, ``bank_id``, ``settings`` (the set-up form's, without
+    teams), ``league_scheme`` or ``projector_names``; None when there is no such class."""
+    with database.session() as session:
+        row = session.get(ClassRow, class_id)
+        if row is None:
+            return None
+        if "name" in changes:
+            row.name = _clean_name(changes["name"])
+        if "bank_id" in changes:
+            bank_id = changes["bank_id"]
+            if bank_id is not None and (not isinstance(bank_id, int) or isinstance(bank_id, bool)
+                                        or session.get(BankRow, bank_id) is None):
+                raise ClassError("no such question bank")
+            row.bank_id = bank_id
+        if "league_scheme" in changes:
+            if changes["league_scheme"] not in SCHEMES:
+                raise ClassError(f"the league scheme is one of {', '.join(SCHEMES)}")
+            row.league_scheme = changes["league_scheme"]
+        if "projector_names" in changes:
+            if not isinstance(changes["projector_names"], bool):
+                raise ClassError("projector_names is true or false")
+            row.projector_names = changes["projector_names"]
+        if "settings" in changes:
+            settings = changes["settings"]
+            if not isinstance(settings, dict) or len(str(settings)) > 20_000:
+                raise ClassError("settings must be the set-up form's settings (an object)")
+            row.settings = {k: v for k, v in settings.items() if k not in ("teams", "roster", "class_name")}
+        session.flush()
+        return _class(row)
+
+
+def add_students(database: Database, class_id: int, entries: list[StudentEntry]) -> list[dict]:
+    """Append students to a class's list (in the order given); returns the whole list."""
+    with database.session() as session:
+        row = session.get(ClassRow, class_id)
+        if row is None:
+            raise ClassError("no such class")
+        if len(row.students) + len(entries) > MAX_STUDENTS:
+            raise ClassError(f"a class lists at most {MAX_STUDENTS} students")
+        position = max((s.position for s in row.students), default=0)
+        for number, entry in enumerate(entries, start=1):
+            row.students.append(StudentRow(name=entry.name, email=entry.email,
+                                           id_number=entry.id_number, left=False,
+                                           position=position + number))
+        session.flush()
+        return [_student(s) for s in row.students]
+
+
+def update_student(database: Database, class_id: int, student_id: int,
+                   entry: StudentEntry | None = None, left: bool | None = None) -> dict | None:
+    """Rename a student / change their e-mail and ID number, or mark them as having left
+    (or back); None when the class has no such student."""
+    with database.session() as session:
+        row = session.get(StudentRow, student_id)
+        if row is None or row.class_id != class_id:
+            return None
+        if entry is not None:
+            row.name, row.email, row.id_number = entry.name, entry.email, entry.id_number
+        if left is not None:
+            row.left = left
+        return _student(row)
+
+
+def delete_student(database: Database, class_id: int, student_id: int) -> bool:
+    """Remove a student from the list and from the class's league and participation
+    (their name stays only in the records of games already played)."""
+    with database.session() as session:
+        return bool(session.execute(delete(StudentRow).where(
+            StudentRow.id == student_id, StudentRow.class_id == class_id)).rowcount)
+
+
+def class_game_ids(database: Database, class_id: int) -> list[int]:
+    """The ids of a class's games, oldest first."""
+    with database.session() as session:
+        return list(session.scalars(select(ClassGameRow.game_id).where(
+            ClassGameRow.class_id == class_id).order_by(ClassGameRow.game_id)))
+
+
+def delete_class(database: Database, class_id: int) -> bool:
+    """Delete a class, its students and its links to games. The caller deletes the
+    class's games first (:func:`class_game_ids`), so that their devices are disconnected."""
+    with database.session() as session:
+        session.execute(delete(ClassGameRow).where(ClassGameRow.class_id == class_id))
+        session.execute(delete(StudentRow).where(StudentRow.class_id == class_id))
+        return bool(session.execute(delete(ClassRow).where(ClassRow.id == class_id)).rowcount)
+
+
+def link_game(database: Database, game_id: int, class_id: int, lineup: list[list[int]],
+              kept: bool, allow_repeats: bool) -> None:
+    """Record that game ``game_id`` was made from class ``class_id`` with ``lineup``."""
+    with database.session() as session:
+        session.add(ClassGameRow(game_id=game_id, class_id=class_id, lineup=lineup, kept=kept,
+                                 allow_repeats=allow_repeats, league_shown=False))
+
+
+def game_class(database: Database, game_id: int) -> dict | None:
+    """The class a game was made from: ``{"class_id", "lineup", "kept", "allow_repeats",
+    "league_shown"}``, or None for a game made without a class."""
+    with database.session() as session:
+        row = session.get(ClassGameRow, game_id)
+        if row is None:
+            return None
+        return {"class_id": row.class_id, "lineup": row.lineup, "kept": row.kept,
+                "allow_repeats": row.allow_repeats, "league_shown": row.league_shown}
+
+
+def set_league_shown(database: Database, game_id: int, shown: bool) -> bool:
+    """Show (or hide) the class's league on a class game's projector; False if not a class game."""
+    with database.session() as session:
+        row = session.get(ClassGameRow, game_id)
+        if row is None:
+            return False
+        row.league_shown = shown
+        return True
+
+
+def last_lineup(database: Database, class_id: int) -> list[list[int]] | None:
+    """The teams of the class's latest game (student ids per team), or None."""
+    with database.session() as session:
+        row = session.scalars(select(ClassGameRow).where(ClassGameRow.class_id == class_id)
+                              .order_by(ClassGameRow.game_id.desc())).first()
+        return None if row is None else row.lineup
+
+
+def game_roster(students: list[dict], lineup: list[list[int]]) -> list[list[str]]:
+    """The names of a game's roster for ``lineup``: each student's name, told apart
+    from a namesake in the class by " (2)" (:func:`facilitator.classes.roster_names`)."""
+    unique = dict(zip([s["id"] for s in students], roster_names([s["name"] for s in students])))
+    return [[unique[s] for s in team] for team in lineup]
+
+
+def _summary(game, row: GameRow, link: ClassGameRow) -> GameSummary:
+    standings = {r["team"]: r for r in game.standings()}
+    roster = game.settings.extra.get("roster") or []
+    by_name: dict[tuple[int, str], int] = {}
+    for team, ids in enumerate(link.lineup, start=1):
+        names = roster[team - 1] if len(roster) >= team and isinstance(roster[team - 1], list) else []
+        for name, sid in zip(names, ids):
+            by_name[(team, name.casefold())] = sid
+
+    def who(team: object, name: str) -> int | None:
+        return by_name.get((int(team), " ".join(name.split()).casefold()))
+
+    spoke: dict[int, int] = {}
+    represented: dict[int, int] = {}
+    turns = list(game.state.history)
+    if game.state.turn is not None and not game.state.over:
+        turns.append({"spokespersons": game.state.turn.spokespersons,
+                      "representatives": game.state.turn.representatives})
+    for entry in turns:
+        for kind, counts in (("spokespersons", spoke), ("representatives", represented)):
+            for team, name in (entry.get(kind) or {}).items():
+                sid = who(team, name)
+                if sid is not None:
+                    counts[sid] = counts.get(sid, 0) + 1
+    teams = tuple(TeamResult(team=t.number, name=t.name, rank=standings[t.number]["rank"],
+                             score=float(standings[t.number]["score"]),
+                             students=tuple(link.lineup[t.number - 1]
+                                            if len(link.lineup) >= t.number else ()))
+                  for t in game.state.teams)
+    return GameSummary(game_id=row.id, name=row.name, date=row.created_at.date().isoformat(),
+                       over=game.state.over, kept=link.kept, teams=teams, spoke=spoke,
+                       represented=represented)
+
+
+def summaries(database: Database, store, class_id: int) -> list[GameSummary]:
+    """The class's games that have begun (at least one action), oldest first, as the
+    league and participation read them."""
+    with database.session() as session:
+        links = list(session.scalars(select(ClassGameRow).where(
+            ClassGameRow.class_id == class_id).order_by(ClassGameRow.game_id)))
+        session.expunge_all()
+    out = []
+    for link in links:
+        loaded = store.load(link.game_id)
+        if loaded is None or loaded[0].seq == 0:
+            continue
+        game, row = loaded
+        out.append(_summary(game, row, link))
+    return out
+
+
+def read_questions(database: Database, store, class_id: int, bank_name: str | None = None) -> set[str]:
+    """The ids of the questions read (R-Q1: used) in the class's games; with
+    ``bank_name``, only in its games made from that bank."""
+    read: set[str] = set()
+    for game_id in class_game_ids(database, class_id):
+        loaded = store.load(game_id)
+        if loaded is None:
+            continue
+        game, row = loaded
+        if bank_name is None or row.bank_name == bank_name:
+            read |= set(game.state.used)
+    return read
+
+
+def speaking_counts(database: Database, store, class_id: int) -> dict[int, int]:
+    """How many times each student has spoken this term (spokesperson or representative,
+    in every game of the class, the running one included)."""
+    counts: dict[int, int] = {}
+    for summary in summaries(database, store, class_id):
+        for source in (summary.spoke, summary.represented):
+            for sid, n in source.items():
+                counts[sid] = counts.get(sid, 0) + n
+    return counts

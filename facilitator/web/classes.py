@@ -1,0 +1,420 @@
+"""The console's classes (issue 15): the list of students, new games made from today's
+attendance, the term league, participation and the marks exports.
+
+Every route is the GM's. JSON answers are ``{"ok": true, ...}`` or ``{"ok": false,
+"error": code, "message": detail}`` with a 4xx status; ``code`` is a rule id (R-T1...)
+or ``format`` / ``not_found``.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
+                   render_template, request, url_for)
+
+from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
+from ..classes.roster import check_student
+from ..engine import Refusal, parse_settings
+from ..engine.settings import DEFAULT_MAX_MEMBERS
+from ..extensions import database, store
+from ..store import classes as stored
+from ..store.banks import bank_questions, coverage, list_banks
+from .auth import gm_required, read_json
+from .console import create_game_from_setup, setup_defaults
+
+bp = Blueprint("classes", __name__, url_prefix="/console/classes")
+
+
+def _refused(error: str, message: str, status: int = 400):
+    return jsonify(ok=False, error=error, message=message), status
+
+
+def _class_or_404(class_id: int) -> dict:
+    klass = stored.get_class(database, class_id)
+    if klass is None:
+        abort(404)
+    return klass
+
+
+def _students_by_id(klass: dict) -> dict[int, dict]:
+    return {s["id"]: s for s in klass["students"]}
+
+
+# -- pages ----------------------------------------------------------------------------
+
+@bp.route("")
+@bp.route("/")
+@gm_required
+def index():
+    """The classes: each with its students and games, and a form for a new one."""
+    return render_template("console/classes.html", classes=[
+        {**c, "url": url_for("classes.page", class_id=c["id"])}
+        for c in stored.list_classes(database)])
+
+
+@bp.route("/<int:class_id>")
+@gm_required
+def page(class_id: int):
+    """One class: its students, a new game from today's attendance, league, participation."""
+    klass = _class_or_404(class_id)
+    games = _games_of(class_id)
+    data = {"class": klass, "banks": list_banks(database), "defaults": setup_defaults(),
+            "schemes": list(SCHEMES), "games": games,
+            "has_last_lineup": stored.last_lineup(database, class_id) is not None,
+            "urls": _urls(class_id)}
+    return render_template("console/class.html", klass=klass, data=data, games=games)
+
+
+def _urls(class_id: int) -> dict:
+    base = url_for("classes.page", class_id=class_id)
+    return {"self": base, "json": base + ".json", "students": base + "/students",
+            "deal": base + "/deal", "questions": base + "/questions", "games": base + "/games",
+            "league": base + "/league.json", "participation": base + "/participation.json",
+            "delete": base + "/delete", "export": base + "/export/"}
+
+
+def _games_of(class_id: int) -> list[dict]:
+    rows = [store.row(game_id) for game_id in stored.class_game_ids(database, class_id)]
+    return [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
+             "over": r.over, "winner": r.winner,
+             "url": url_for("console.game", game_id=r.id)} for r in rows if r is not None]
+
+
+# -- the class itself -----------------------------------------------------------------
+
+@bp.post("")
+@bp.post("/")
+@gm_required
+def create():
+    """A new class from ``{"name"}`` (JSON or a form); JSON answers ``{"ok", "id", "url"}``,
+    a form goes to the new class's page."""
+    data = read_json() if request.is_json else request.form
+    try:
+        class_id = stored.create_class(database, (data or {}).get("name"))
+    except stored.ClassError as error:
+        if not request.is_json:
+            return redirect(url_for("classes.index", error=str(error)))
+        return _refused("format", str(error))
+    url = url_for("classes.page", class_id=class_id)
+    return (jsonify(ok=True, id=class_id, url=url), 201) if request.is_json else redirect(url)
+
+
+@bp.route("/<int:class_id>.json")
+@gm_required
+def as_json(class_id: int):
+    """The class and its students."""
+    return jsonify(ok=True, **{"class": _class_or_404(class_id)})
+
+
+@bp.post("/<int:class_id>")
+@gm_required
+def change(class_id: int):
+    """Change ``name``, ``bank_id``, ``league_scheme``, ``projector_names`` or ``settings``."""
+    data = read_json()
+    if not isinstance(data, dict):
+        return _refused("format", "send the changes as a JSON object")
+    try:
+        klass = stored.update_class(database, class_id, data)
+    except stored.ClassError as error:
+        return _refused("format", str(error))
+    if klass is None:
+        return _refused("not_found", f"there is no class {class_id}", 404)
+    return jsonify(ok=True, **{"class": klass})
+
+
+@bp.post("/<int:class_id>/delete")
+@gm_required
+def remove(class_id: int):
+    """Delete the class: its students, its games (their devices disconnected) and
+    everything computed from them. Names are personal data: nothing of them stays."""
+    _class_or_404(class_id)
+    live = current_app.extensions["facilitator_live"]
+    for game_id in stored.class_game_ids(database, class_id):
+        live.delete_game(game_id)
+    stored.delete_class(database, class_id)
+    if request.is_json:
+        return jsonify(ok=True)
+    return redirect(url_for("classes.index"))
+
+
+# -- students -------------------------------------------------------------------------
+
+@bp.post("/<int:class_id>/students")
+@gm_required
+def add(class_id: int):
+    """Add students: ``{"text": pasted list}`` (one per line; lines that cannot be read
+    are listed in ``errors`` with their number, the others are added) or one student
+    ``{"name", "email", "id_number"}``."""
+    _class_or_404(class_id)
+    data = read_json()
+    if not isinstance(data, dict):
+        return _refused("format", "send {\"text\": ...} or {\"name\": ...}")
+    errors: list[str] = []
+    if isinstance(data.get("text"), str):
+        if len(data["text"]) > 200_000:
+            return _refused("format", "the pasted list is too long (200,000 characters at most)")
+        entries, errors = parse_class_list(data["text"])
+    else:
+        try:
+            entries = [check_student(data.get("name"), data.get("email", ""),
+                                     data.get("id_number", ""))]
+        except ValueError as error:
+            return _refused("format", str(error))
+    try:
+        students = stored.add_students(database, class_id, entries)
+    except stored.ClassError as error:
+        return _refused("format", str(error))
+    return jsonify(ok=True, added=len(entries), errors=errors, students=students)
+
+
+@bp.post("/<int:class_id>/students/<int:student_id>")
+@gm_required
+def edit_student(class_id: int, student_id: int):
+    """Change a student's ``name``, ``email``, ``id_number`` or ``left`` (true: has
+    left the class; kept in the league, not dealt into new games)."""
+    klass = _class_or_404(class_id)
+    data = read_json()
+    current = _students_by_id(klass).get(student_id)
+    if current is None:
+        return _refused("not_found", f"the class has no student {student_id}", 404)
+    if not isinstance(data, dict):
+        return _refused("format", "send the changes as a JSON object")
+    left = data.get("left")
+    if left is not None and not isinstance(left, bool):
+        return _refused("format", "left is true or false")
+    entry = None
+    if {"name", "email", "id_number"} & data.keys():
+        try:
+            entry = check_student(data.get("name", current["name"]),
+                                  data.get("email", current["email"]),
+                                  data.get("id_number", current["id_number"]))
+        except ValueError as error:
+            return _refused("format", str(error))
+    student = stored.update_student(database, class_id, student_id, entry, left)
+    return jsonify(ok=True, student=student)
+
+
+@bp.post("/<int:class_id>/students/<int:student_id>/delete")
+@gm_required
+def delete_student(class_id: int, student_id: int):
+    """Remove a student from the list, the league and participation."""
+    if not stored.delete_student(database, class_id, student_id):
+        return _refused("not_found", f"the class has no student {student_id}", 404)
+    return jsonify(ok=True)
+
+
+# -- a new game from the class --------------------------------------------------------
+
+def _present(klass: dict, present: object) -> list[int] | None:
+    by_id = _students_by_id(klass)
+    if (not isinstance(present, list) or len(present) != len(set(map(repr, present)))
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s in by_id
+                       for s in present)):
+        return None
+    return present
+
+
+@bp.post("/<int:class_id>/deal")
+@gm_required
+def deal(class_id: int):
+    """Deal today's present students into balanced teams (R-T3, R-T5):
+    ``{"present": [student ids], "mode": "fresh" | "keep", "teams": N?, "max_members": M?}``.
+    ``keep`` keeps the last game's teams as far as attendance allows. Answers
+    ``{"lineup": [[ids]], "team_names": [...], "kept": bool}``."""
+    klass = _class_or_404(class_id)
+    data = read_json()
+    data = data if isinstance(data, dict) else {}
+    present = _present(klass, data.get("present"))
+    if present is None:
+        return _refused("format", "present must list student ids of this class, once each")
+    teams, max_members = data.get("teams"), data.get("max_members", DEFAULT_MAX_MEMBERS)
+    if teams is not None and (not isinstance(teams, int) or isinstance(teams, bool)):
+        return _refused("format", "teams is a number")
+    if not isinstance(max_members, int) or isinstance(max_members, bool) or not 3 <= max_members <= 12:
+        return _refused("format", "max_members is a number from 3 to 12")
+    rng = random.SystemRandom()
+    last = stored.last_lineup(database, class_id)
+    kept = data.get("mode") == "keep" and last is not None
+    try:
+        if kept:
+            lineup = keep_teams(last, present, rng, max_members)
+            kept = len(lineup) == len(last)
+        else:
+            lineup = deal_fresh(present, rng, max_members, teams)
+    except Refusal as refusal:
+        return _refused(refusal.rule, refusal.message)
+    return jsonify(ok=True, lineup=lineup, kept=kept,
+                   team_names=_last_team_names(class_id, len(lineup)) if kept else None)
+
+
+def _last_team_names(class_id: int, teams: int) -> list[str] | None:
+    ids = stored.class_game_ids(database, class_id)
+    row = store.row(ids[-1]) if ids else None
+    if row is None or len(row.settings["teams"]) != teams:
+        return None
+    return [t["name"] for t in row.settings["teams"]]
+
+
+def _bank_id(klass: dict, given: object) -> int | None:
+    banks = list_banks(database)
+    ids = {b["id"] for b in banks}
+    for candidate in (given, klass["bank_id"], banks[0]["id"] if banks else None):
+        if isinstance(candidate, str) and candidate.isdecimal() and len(candidate) < 10:
+            candidate = int(candidate)
+        if isinstance(candidate, int) and candidate in ids:
+            return candidate
+    return None
+
+
+@bp.get("/<int:class_id>/questions")
+@gm_required
+def questions(class_id: int):
+    """R-Q1, R-Q2 across the term: per author and type, the bank's questions this class
+    has not read yet (``?bank_id=``; ``allow_repeats=1`` counts every question), and
+    whether a game of ``?turns=`` turns could run out."""
+    klass = _class_or_404(class_id)
+    bank_id = _bank_id(klass, request.args.get("bank_id"))
+    if bank_id is None:
+        return _refused("not_found", "there is no question bank", 404)
+    name, bank = bank_questions(database, bank_id)
+    repeats = request.args.get("allow_repeats") in ("1", "true")
+    read = set() if repeats else stored.read_questions(database, store, class_id, name)
+    unread = coverage(bank, read)
+    total = coverage(bank)
+    turns = request.args.get("turns", "")
+    turns = int(turns) if turns.isascii() and turns.isdecimal() and len(turns) < 6 else 0
+    left = sum(n for by_type in unread.values() for n in by_type.values())
+    empty = [{"author": a, "type": t} for a, by_type in unread.items()
+             for t, n in by_type.items() if n == 0 and total[a][t] > 0]
+    return jsonify(ok=True, bank_id=bank_id, bank_name=name, unread=unread, total=total,
+                   unread_count=left, total_count=len(bank), read_count=len(read & {q.id for q in bank}),
+                   turns=turns, runs_short=left < turns, empty=empty)
+
+
+def _lineup(klass: dict, lineup: object) -> list[list[int]] | None:
+    by_id = _students_by_id(klass)
+    if not isinstance(lineup, list) or not all(isinstance(team, list) for team in lineup):
+        return None
+    flat = [s for team in lineup for s in team]
+    if len(flat) != len(set(map(repr, flat))) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s in by_id for s in flat):
+        return None
+    return lineup
+
+
+@bp.post("/<int:class_id>/games")
+@gm_required
+def new_game(class_id: int):
+    """Create a game from the class: ``{"name", "bank_id", "settings", "lineup": [[student
+    ids]], "allow_repeats": bool, "kept": bool}``. The teams' sizes are the lineup's and
+    the roster its students' names (R-T1..R-T3 checked by the engine); questions read in
+    the class's earlier games are left out unless ``allow_repeats``. The class remembers
+    the bank and settings as the defaults of its next game."""
+    klass = _class_or_404(class_id)
+    data = read_json()
+    if not isinstance(data, dict):
+        return _refused("format", "send the game as JSON")
+    lineup = _lineup(klass, data.get("lineup"))
+    if lineup is None:
+        return _refused("format", "lineup must list, per team, student ids of this class, "
+                                  "each student once")
+    settings = data.get("settings")
+    if not isinstance(settings, dict):
+        return _refused("format", "settings must be an object")
+    names = settings.get("teams") if isinstance(settings.get("teams"), list) else []
+    teams = []
+    for number, members in enumerate(lineup, start=1):
+        given = names[number - 1] if len(names) >= number and isinstance(names[number - 1], dict) else {}
+        name = given.get("name") if isinstance(given.get("name"), str) and given["name"].strip() else None
+        teams.append({"name": name or f"Equipo {number}", "members": len(members)})
+    settings = {**settings, "teams": teams,
+                "roster": stored.game_roster(klass["students"], lineup),
+                "class_name": klass["name"][:100]}
+    bank_id = _bank_id(klass, data.get("bank_id"))
+    allow_repeats = data.get("allow_repeats") is True
+    leave_out = None
+    if not allow_repeats and bank_id is not None:
+        leave_out = stored.read_questions(database, store, class_id,
+                                          bank_questions(database, bank_id)[0])
+    try:
+        parse_settings(settings)
+        game_id = create_game_from_setup({"name": data.get("name") or klass["name"],
+                                          "bank_id": bank_id, "settings": settings}, leave_out)
+    except Refusal as refusal:
+        return _refused(refusal.rule, refusal.message)
+    stored.link_game(database, game_id, class_id, lineup, kept=data.get("kept") is True,
+                     allow_repeats=allow_repeats)
+    stored.update_class(database, class_id, {"bank_id": bank_id, "settings": settings})
+    return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+# -- the term: league, participation, exports -----------------------------------------
+
+def _scheme(klass: dict) -> str:
+    scheme = request.args.get("scheme") or klass["league_scheme"]
+    return scheme if scheme in SCHEMES else klass["league_scheme"]
+
+
+def term(class_id: int, scheme: str | None = None) -> tuple[dict, dict, dict]:
+    """The class, its league (``scheme`` or the class's) and its participation."""
+    klass = _class_or_404(class_id)
+    games = stored.summaries(database, store, class_id)
+    return (klass, league(games, klass["students"], scheme or klass["league_scheme"]),
+            participation(games, klass["students"]))
+
+
+@bp.route("/<int:class_id>/league.json")
+@gm_required
+def league_json(class_id: int):
+    """The league over the class's finished games (``?scheme=`` to try another scheme)."""
+    klass = _class_or_404(class_id)
+    _, table, _ = term(class_id, _scheme(klass))
+    return jsonify(ok=True, league=table)
+
+
+@bp.route("/<int:class_id>/participation.json")
+@gm_required
+def participation_json(class_id: int):
+    """Participation per student over the class's games, and the suggestion of who
+    could speak next in each of the latest game's teams (who has spoken least)."""
+    _, _, table = term(class_id)
+    return jsonify(ok=True, participation=table)
+
+
+def _download(body: str | bytes, filename: str, mimetype: str) -> Response:
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.route("/<int:class_id>/export/<string:kind>")
+@gm_required
+def export(class_id: int, kind: str):
+    """``league.csv``, ``participation.csv``, ``class.xlsx`` or ``moodle.csv``
+    (``?identifier=email|id_number&measures=league_points,spoke``)."""
+    from ..classes import exports
+    klass = _class_or_404(class_id)
+    klass_, table, people = term(class_id, _scheme(klass))
+    lang = getattr(g, "lang", "es")
+    stem = f"clase-{class_id}" if lang != "en" else f"class-{class_id}"
+    if kind == "league.csv":
+        return _download(exports.league_csv(table, klass["students"], lang),
+                         f"{stem}-liga.csv" if lang != "en" else f"{stem}-league.csv",
+                         "text/csv; charset=utf-8")
+    if kind == "participation.csv":
+        return _download(exports.participation_csv(people, klass["students"], lang),
+                         f"{stem}-participacion.csv" if lang != "en" else f"{stem}-participation.csv",
+                         "text/csv; charset=utf-8")
+    if kind == "class.xlsx":
+        return _download(exports.class_xlsx(table, people, klass["students"], lang), f"{stem}.xlsx",
+                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    if kind == "moodle.csv":
+        measures = [m for m in request.args.get("measures", "league_points").split(",") if m]
+        try:
+            body, _missing = exports.moodle_csv(table, people, klass["students"],
+                                                request.args.get("identifier", "email"),
+                                                measures, lang)
+        except ValueError as error:
+            return _refused("format", str(error))
+        return _download(body, f"{stem}-moodle.csv", "text/csv; charset=utf-8")
+    abort(404)
