@@ -113,7 +113,7 @@ SCENARIOS = {
 }
 TEAMS = 4
 GAME_SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 5} for n in range(1, TEAMS + 1)],
-                 "rounds": 25, "round_modes": [["normal"]] * 25, "individual_rounds": [],
+                 "rounds": 20, "round_modes": [["normal"]] * 20, "individual_rounds": [],
                  "deliberation_seconds": 600}
 
 
@@ -1181,6 +1181,76 @@ def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
     return result
 
 
+#: The latency under which a rate counts as carried, for ``--load``.
+CAPACITY_P99_MS = 100
+
+
+def capacity_curve(args) -> dict:
+    """``--load``: the scenario at rising action rates, ours then the floor at each, until
+    both have gone past CAPACITY_P99_MS at p99 (a side that went past is not run at
+    higher rates). Prints a table and, last, one JSON line with the capacities."""
+    global NICE
+    NICE = args.nice
+    raise_open_files()
+    rates = [float(r) for r in args.load.split(",") if r.strip()]
+    base = dict(SCENARIOS[args.scenario])
+    for key in ("games", "db"):
+        if getattr(args, key) is not None:
+            base[key] = getattr(args, key)
+    base["duration"] = args.duration or min(base["duration"], 15.0)
+    tmp = Path(tempfile.mkdtemp(prefix=f"fanout-load-{args.scenario}-"))
+    rows, capacity, over = [], {"ours": None, "floor": None}, set()
+    try:
+        for rate in rates:
+            cfg = dict(base, rate=rate)
+            row = {"rate": rate}
+            canned = sizes = None
+            for side in ("ours", "floor"):
+                if side in over or (side == "floor" and args.no_floor):
+                    continue
+                phase = (Phase(side, args.scenario, cfg, args, tmp / f"{side}-{rate:g}")
+                         if side == "ours" else
+                         Phase(side, args.scenario, cfg, args, tmp / f"{side}-{rate:g}",
+                               sizes=sizes, canned=canned))
+                result = phase.run()
+                if side == "ours":
+                    sizes = result["sizes"]
+                    canned = result["samples"] if args.floor_payload == "canned" else None
+                f = result["fanout"]
+                row[side] = {"p50": _r(f["p50"]), "p99": _r(f["p99"]), "lost": result["lost"],
+                             "cpu_ms_per_action": result["cpu_ms_per_action"],
+                             "late": result.get("late_sends")}
+                if f["p99"] is not None and f["p99"] < CAPACITY_P99_MS and not result["lost"]:
+                    capacity[side] = rate
+                else:
+                    over.add(side)
+            rows.append(row)
+            if {"ours", "floor"} <= over or ("ours" in over and args.no_floor):
+                break
+            if "ours" in over and "floor" not in over:
+                continue
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def cell(side_row):
+        if not side_row:
+            return "—"
+        return f"{side_row['p50']} / {side_row['p99']}" + (
+            f" (lost {side_row['lost']})" if side_row["lost"] else "")
+    log(f"\n== capacity of {args.scenario} ({base['games']} games, {base['db']}, "
+        f"{base['duration']:g} s per rate): p99 under {CAPACITY_P99_MS} ms")
+    log("| actions/s | ours p50 / p99 ms | floor p50 / p99 ms |")
+    log("| --- | --- | --- |")
+    for row in rows:
+        log(f"| {row['rate']:g} | {cell(row.get('ours'))} | {cell(row.get('floor'))} |")
+    log(f"capacity: ours {capacity['ours']} actions/s, floor {capacity['floor']} actions/s")
+    result = {"scenario": args.scenario, "load": rows, "capacity_ours": capacity["ours"],
+              "capacity_floor": capacity["floor"], "p99_limit_ms": CAPACITY_P99_MS}
+    print(json.dumps(result), flush=True)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Fan-out benchmark of the facilitator "
                                                  "against bare Flask-SocketIO (issue 6).")
@@ -1217,10 +1287,18 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the logs folder")
     parser.add_argument("--dump", metavar="FILE",
                         help="append [phase, t, game, fan-out ms, ack ms] per action (JSON lines)")
+    parser.add_argument("--load", nargs="?", const="10,20,40,80,160,240", metavar="RATES",
+                        help="the capacity curve: run the scenario at each of these action "
+                             "rates (comma separated, all games together), ours and the floor, "
+                             "and print the highest rate at which each keeps p99 under "
+                             f"{CAPACITY_P99_MS} ms")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker_main())
+        return
+    if args.load:
+        capacity_curve(args)
         return
     global NICE
     NICE = args.nice
