@@ -212,6 +212,10 @@ def test_three_games_league_participation_and_no_repeats(app, gm):
     assert sum(r["never_spoke"] for r in rows.values()) == 11
     assert by_name["Nora Vega"] not in rows           # left before playing any game
 
+    # A change of the class reaches its games' screens at once (no error with three games).
+    changed = gm.post(f"/console/classes/{class_id}", json={"projector_names": True}).json
+    assert changed["ok"] and changed["class"]["projector_names"] is True
+
     # Exports: the CSV's points are the league's.
     sheet = list(csv.reader(io.StringIO(gm.get(
         f"/console/classes/{class_id}/export/league.csv").get_data(as_text=True))))

@@ -11,14 +11,15 @@ import threading
 import time
 
 from socketio.pubsub_manager import PubSubManager
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..engine import ACTION_TYPES, Refusal
 from ..engine.actions import Exchange, parse_action
 from ..store.games import Change, GameStore
-from ..store.models import GameRow
+from ..store.models import ClassGameRow, GameRow
 from . import rooms, timers
 from .audience import GM, PROJECTOR, TEAM, Audience
+from .league import ClassScreens, league_time
 from .presence import Presence
 from .snapshots import snapshot, snapshots
 
@@ -48,6 +49,7 @@ class LiveGames:
         self._devices_due: set[int] = set()          # games whose GM count is about to be sent
         self._devices_sent: dict[int, tuple] = {}    # game id → the devices the GMs last got
         self._devices_lock = threading.Lock()
+        self.classes = ClassScreens(store)           # issue 15: a class game's screens
 
     # -- authorisation -------------------------------------------------------------
 
@@ -84,12 +86,19 @@ class LiveGames:
             # it takes back; a redo, as they were just before that undo.
             back_to = (c.game.undo_target() if do == "undo"
                        else c.game.redo_target() if do == "redo" else None)
+            opening = c.game.seq == 0                  # the game's first action (issue 15)
             if do == "verdict" and writing_open(c.game):
                 # The room is about to see the written answer: lock it as its own action
                 # first, so undoing the verdict leaves it locked (R-G1, R-U5).
                 c.play({"do": "time_up"}, timer_before=seen)
             c.play(action, client_id, timer_before=seen)
             self._after_actions(c, back_to, now)
+            if opening and c.played:
+                # Issue 15: the game has begun, so a league shown before it goes away and
+                # the finale comes first when the game ends (the GM may show it again then).
+                c._session.execute(update(ClassGameRow).where(
+                    ClassGameRow.game_id == audience.game_id, ClassGameRow.league_shown.is_(True))
+                    .values(league_shown=False))
         result = self.store.transact(audience.game_id, audience.sent_by, change, client_id)
         if result.duplicate_of is not None:
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
@@ -101,6 +110,8 @@ class LiveGames:
             if first is not None:
                 return {"ok": True, "seq": first, "duplicate": True}
             return {"ok": True, "seq": result.row.seq, "unchanged": True}
+        if result.played and result.played[0] == 1:
+            self.classes.forget(audience.game_id)      # league_shown went back to false
         # The committed game and row are at hand (and nothing ran since the commit).
         self.broadcast(audience.game_id, (result.game, result.row))
         # Not result.game.seq: another action may have followed by the time we answer.
@@ -209,6 +220,27 @@ class LiveGames:
         self.broadcast(game_id)
         return {"ok": True}
 
+    def show_league(self, game_id: int, shown: bool) -> dict:
+        """Issue 15: the GM shows (or hides) the class's league on a class game's projector.
+        A display choice kept with the game's link to its class (it survives a reload), not
+        an action of the record: ``seq`` does not change. Shown only before the game's first
+        action and once it is over (hiding it is always accepted); the first action of the
+        game hides it (see ``act``). Persist, then broadcast."""
+        with self.store.lock(game_id), self.store.database.session() as session:
+            row = self.store.database.lock_game(session, game_id)
+            if row is None:
+                raise Refusal("not_found", f"there is no game {game_id}")
+            if shown and not league_time(self.store._current(session, row)):
+                raise Refusal("not_now", "the league is shown before the game's first action "
+                                         "or once the game is over")
+            # Not a change of the game (no action, no seq): one plain UPDATE of its link.
+            if not session.execute(update(ClassGameRow).where(ClassGameRow.game_id == game_id)
+                                   .values(league_shown=shown)).rowcount:
+                raise Refusal("not_found", f"game {game_id} was not made from a class")
+        self.classes.forget(game_id)
+        self.broadcast(game_id)
+        return {"ok": True, "shown": shown}
+
     # -- what screens receive ----------------------------------------------------------
 
     def snapshot_for(self, audience: Audience) -> dict | None:
@@ -244,20 +276,23 @@ class LiveGames:
                 json.dumps(row.exchange_requests or [], sort_keys=True, default=str),
                 getattr(row, "shown_answer_turn", None))
 
-    def _remember(self, game, row, messages) -> None:
-        self._snapshots[row.id] = (self._cache_key(game, row),
+    def _remember(self, game, row, messages, overlay=None) -> None:
+        self._snapshots[row.id] = (self._cache_key(game, row) + ClassScreens.key(overlay),
                          {(a.role, a.team): m for a, m in messages})
 
     def _from_cache(self, game, row, audience: Audience) -> dict:
         cache = self._snapshots
         entry = cache.get(row.id)
         now = time.time()
-        if entry is None or entry[0] != self._cache_key(game, row):
-            self._remember(game, row, snapshots(game, row, None, now))
+        overlay = self.classes.overlay(game, row.id)       # issue 15; None without a class
+        if entry is None or entry[0] != self._cache_key(game, row) + ClassScreens.key(overlay):
+            self._remember(game, row, ClassScreens.apply(snapshots(game, row, None, now), overlay),
+                           overlay)
             entry = cache[row.id]
         message = entry[1].get((audience.role, audience.team))
         if message is None:
-            return snapshot(game, row, audience, self.presence.devices(row.id), now)
+            single = snapshot(game, row, audience, self.presence.devices(row.id), now)
+            return ClassScreens.apply([(audience, single)], overlay)[0][1]
         message = {**message, "now": int(now * 1000),
                    "timer": timers.public(row.timer or {}, game, now)}
         if audience.role == GM:
@@ -277,8 +312,10 @@ class LiveGames:
         game, row = loaded
         # Every message is built before the first emit, which may let other greenlets run.
         devices, device_ids = self._devices_sent[game_id] = self.presence.device_info(game_id)
-        messages = snapshots(game, row, devices, time.time(), device_ids)
-        self._remember(game, row, messages)
+        overlay = self.classes.overlay(game, game_id)      # issue 15; None without a class
+        messages = ClassScreens.apply(snapshots(game, row, devices, time.time(), device_ids),
+                                      overlay)
+        self._remember(game, row, messages, overlay)
         emit = self.socketio.emit
         for audience, message in messages:
             emit("state", message, to=rooms.room_of(audience))
@@ -374,6 +411,7 @@ class LiveGames:
         """Drop every cache of a deleted game in this process: snapshots, the devices the
         GMs were sent, presence entries, the store's replayed game."""
         self._snapshots.pop(game_id, None)
+        self.classes.forget(game_id)
         self._devices_sent.pop(game_id, None)
         with self._devices_lock:
             self._devices_due.discard(game_id)

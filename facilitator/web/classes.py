@@ -120,7 +120,18 @@ def change(class_id: int):
         return _refused("format", str(error))
     if klass is None:
         return _refused("not_found", f"there is no class {class_id}", 404)
+    if {"projector_names", "league_scheme", "name"} & data.keys():
+        _refresh_screens(class_id)
     return jsonify(ok=True, **{"class": klass})
+
+
+def _refresh_screens(class_id: int) -> None:
+    """Show a change of the class (names on the projector or not, the league's scheme)
+    on its games' screens now, not when their cached class link expires."""
+    live = current_app.extensions["facilitator_live"]
+    for game_id in stored.class_game_ids(database, class_id):
+        live.classes.forget(game_id)
+        live.broadcast(game_id)
 
 
 @bp.post("/<int:class_id>/delete")
@@ -376,8 +387,8 @@ def league_json(class_id: int):
 @bp.route("/<int:class_id>/participation.json")
 @gm_required
 def participation_json(class_id: int):
-    """Participation per student over the class's games, and the suggestion of who
-    could speak next in each of the latest game's teams (who has spoken least)."""
+    """Participation per student over the class's games (the console of a class's game
+    suggests spokespersons from the same figures: ``/console/<id>/speakers``)."""
     _, _, table = term(class_id)
     return jsonify(ok=True, participation=table)
 

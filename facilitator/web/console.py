@@ -191,3 +191,48 @@ def rotate_code(game_id: int, team: int):
         return jsonify(ok=False, error="format", message="no such game or team"), 404
     return jsonify(ok=True, team=team, code=code, join_code=pretty_code(code),
                    join_url=join_url(code), qr_url=url_for("assets.qr", code=code))
+
+
+# -- issue 15: a class game's league on the projector, and who could speak next ------------
+
+@bp.post("/<int:game_id>/league")
+@gm_required
+def show_league(game_id: int):
+    """Show (``{"shown": true}``) or hide the class's league on a class game's projector,
+    before the game's first action or once it is over (hiding it: at any time). Answers
+    ``{"ok": true, "shown": bool}``; 400 ``format`` or ``not_now``; 404 ``not_found`` for
+    no such game or a game made without a class. Every screen then gets its ``state``."""
+    data = read_json()
+    if not isinstance(data, dict) or not isinstance(data.get("shown"), bool) or set(data) - {"shown"}:
+        return jsonify(ok=False, error="format", message='send {"shown": true} or {"shown": false}'), 400
+    try:
+        return jsonify(current_app.extensions["facilitator_live"].show_league(game_id, data["shown"]))
+    except Refusal as refusal:
+        return (jsonify(ok=False, error=refusal.rule, message=refusal.message),
+                404 if refusal.rule == "not_found" else 400)
+
+
+@bp.route("/<int:game_id>/speakers")
+@gm_required
+def speakers(game_id: int):
+    """Who could speak next in a class game: per team, its members (the game's roster
+    names) with the times each has spoken this term (spokesperson or representative, in
+    every game of the class, this one included), least first; ties in roster order, so
+    each team's first is :func:`facilitator.classes.participation.least_spoken`'s pick.
+    ``{"ok": true, "teams": {"1": [{"name", "spoke"}, ...]}}``; ``teams`` is ``{}`` for
+    a game made without a class; 404 for no such game."""
+    from ..store import classes as stored
+    row = store.row(game_id)
+    if row is None:
+        return jsonify(ok=False, error="not_found", message=f"there is no game {game_id}"), 404
+    link = stored.game_class(database, game_id)
+    if link is None:
+        return jsonify(ok=True, teams={})
+    counts = stored.speaking_counts(database, store, link["class_id"])
+    roster = row.settings.get("roster") or []
+    teams = {}
+    for number, ids in enumerate(link["lineup"], start=1):
+        names = roster[number - 1] if len(roster) >= number and isinstance(roster[number - 1], list) else []
+        members = [{"name": name, "spoke": counts.get(sid, 0)} for name, sid in zip(names, ids)]
+        teams[str(number)] = sorted(members, key=lambda m: m["spoke"])
+    return jsonify(ok=True, teams=teams)

@@ -25,7 +25,11 @@
  *     write-true, write-false, time-up, verdict-full, verdict-half, verdict-wrong,
  *     pick-author, pick-type, written-true, written-false, argument-good, argument-poor,
  *     end-turn, exchange-team, exchange-card-I, exchange-take, exchange-send, end-game
- *   people: spokesperson-N, spokesperson-N-send, representative-N, representative-N-send
+ *   people: spokesperson-N, spokesperson-N-send, representative-N, representative-N-send,
+ *     suggest-spokesperson-N, suggest-representative-N (a class game: who has spoken least),
+ *     roster-N (the datalist of team N's names)
+ *   league-toggle (a class game, before the first action and once it is over: the class's
+ *     league on the projector; in the start guide, and in the action bar at the end)
  *   timer: timer-display, timer-start, timer-pause, timer-resume, timer-extend, timer-restart
  *   tools: undo, redo
  *   scores: team-row-N, score-team-N, devices-N, device-N-ID, device-remove-ID, rank-I (final ranking, I = place in the list)
@@ -352,7 +356,8 @@
     const out = [];
     if (V.over) {
       out.push(h('div', { class: 'row' },
-        h('a', { class: 'button primary big', href: page.results, testid: 'see-results' }, t('console.see_results'))));
+        h('a', { class: 'button primary big', href: page.results, testid: 'see-results' }, t('console.see_results')),
+        leagueToggle()));
       return out;
     }
     if (step === 'declare') out.push(declareBlock(entry));
@@ -399,7 +404,7 @@
       return [w.who ? L.chip(w.who) : h('span', { class: 'chip gm', 'aria-hidden': 'true' }, t('role.gm_short')),
         h('span', { class: 'line', title: w.lines[0] || '' }, w.lines[0] || '')];
     });
-    L.section($('dock-actions'), sigOf(), stepButtons);
+    L.section($('dock-actions'), sigOf(S.league_shown), stepButtons);
   }
 
   /** The rest of the turn's actions (the question on offer, writing for a team,
@@ -455,11 +460,11 @@
     const box = $('start');
     const fresh = !V.over && !V.history.length && V.turn.number === 1 && !V.turn.mode && L.stepOf(S.legal).step === 'declare';
     box.hidden = !fresh;
-    if (!fresh) return;
+    if (!fresh) { box.replaceChildren(); box._sig = null; return; }   // no stale toggle left in it
     const devices = S.devices || {};
     const joined = V.teams.filter((tm) => devices[String(tm.team)]).map((tm) => tm.team);
     const missing = V.teams.map((tm) => tm.team).filter((n) => !joined.includes(n));
-    L.section(box, JSON.stringify([S.seq, joined, ui.projector]), () => [
+    L.section(box, JSON.stringify([S.seq, joined, ui.projector, S.league_shown]), () => [
       h('h2', null, t('console.start_title')),
       h('ol', { class: 'steps' },
         h('li', { class: ui.projector ? 'done' : '', testid: 'start-projector' },
@@ -470,7 +475,45 @@
           missing.length ? [' — ', t('console.start_missing', { teams: missing.join(', ') }), ' · ',
             h('a', { href: '#joins' }, t('console.start_codes'))] : null),
         h('li', { testid: 'start-go' }, t('console.start_go', { team: teamText(V.turn.host) }))),
+      leagueToggle(),
     ]);
+  }
+
+  /* ---- a class game (issue 15): the league on the projector -------------- */
+  /** The toggle of the class's league on the projector: a class game (its state says
+   *  `league_shown`), before the first action or once the game is over; else null. */
+  function leagueToggle() {
+    if (!('league_shown' in S) || !(S.seq === 0 || V.over)) return null;
+    const on = !!S.league_shown;
+    return h('div', { class: 'row league' },
+      h('button', { type: 'button', testid: 'league-toggle', class: on ? 'on' : '', 'aria-pressed': String(on),
+        title: t('console.league_hint'),
+        onclick: () => post('/league', { shown: !on }).then((ack) => { if (!ack.ok) L.flash(ack); }) },
+      t('console.league_show')),
+      on ? h('span', { class: 'muted small', role: 'status' }, t('console.league_on')) : null);
+  }
+
+  /* ---- a class game: who could speak next (GET /console/<id>/speakers) ----- */
+  // Asked again whenever a turn ends or a name is recorded; {teams: {"1": [{name, spoke}]}}.
+  function refreshSpeakers() {
+    if (!('league_shown' in S)) return;
+    const turn = V.turn;
+    const key = JSON.stringify([V.history.length, turn.number, turn.spokespersons, turn.representatives, V.over]);
+    if (ui.speakersKey === key) return;
+    ui.speakersKey = key;
+    fetch('/console/' + page.game + '/speakers', { credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((data) => {
+        if (!data || !data.ok || ui.speakersKey !== key) return;
+        ui.speakers = data.teams || {};
+        bump();
+      })
+      .catch(() => { ui.speakersKey = null; });
+  }
+  function suggestText(m) {
+    if (!m.spoke) return t('console.league_suggest_none', { name: m.name });
+    if (m.spoke === 1) return t('console.league_suggest_one', { name: m.name });
+    return t('console.league_suggest', { name: m.name, n: m.spoke });
   }
 
   /* ---- spokespersons and representatives --------------------------------- */
@@ -482,8 +525,12 @@
     if (box.hidden) return;
     L.section(box, sigOf(), () => {
       const turn = V.turn;
+      // A class game: each team's names (a datalist) and who has spoken least (a suggestion).
+      const members = (n) => (ui.speakers && ui.speakers[String(n)] && ui.speakers[String(n)].length ? ui.speakers[String(n)] : null);
       const row = (kind, n, current) => {
-        const f = L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200, 'aria-label': t('people.' + kind) + ' ' + teamText(n) });
+        const names = members(n);
+        const f = L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200,
+          'aria-label': t('people.' + kind) + ' ' + teamText(n), list: names ? 'roster-' + n : null, autocomplete: names ? 'off' : null });
         const go = () => {
           if (!f.value.trim()) return;
           send({ do: kind, team: n, name: f.value.trim() }, t('people.' + kind) + ' · ' + teamText(n) + ': ' + f.value.trim()).then((ack) => {
@@ -491,8 +538,14 @@
           });
         };
         f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
-        return h('div', { class: 'row person' }, f, btn(kind + '-' + n + '-send', '✓', go, '', t('people.save')));
+        const pick = names ? names[0] : null;
+        return [h('div', { class: 'row person' }, f, btn(kind + '-' + n + '-send', '✓', go, '', t('people.save'))),
+          pick ? h('button', { type: 'button', class: 'suggest', testid: 'suggest-' + kind + '-' + n, title: t('console.league_suggest_hint'),
+            onclick: () => { f.value = pick.name; L.drafts[kind + '-' + n] = pick.name; f.focus(); } }, suggestText(pick)) : null];
       };
+      const lists = V.teams.map((tm) => members(tm.team)).some(Boolean)
+        ? V.teams.filter((tm) => members(tm.team)).map((tm) => h('datalist', { id: 'roster-' + tm.team, testid: 'roster-' + tm.team },
+          members(tm.team).map((m) => h('option', { value: m.name })))) : null;
       return [h('h2', null, t(rep ? 'people.title_individual' : 'people.title')),
         h('table', { class: 'people' },
           h('thead', null, h('tr', null, h('th', null, t('rank.team')), sp ? h('th', null, t('people.spokesperson')) : null,
@@ -500,7 +553,8 @@
           h('tbody', null, V.teams.map((tm) => h('tr', null,
             h('td', null, teamLabel(tm.team)),
             sp ? h('td', null, h('span', { class: 'current' }, turn.spokespersons[String(tm.team)] || ''), row('spokesperson', tm.team, turn.spokespersons[String(tm.team)])) : null,
-            rep ? h('td', null, h('span', { class: 'current' }, turn.representatives[String(tm.team)] || ''), row('representative', tm.team, turn.representatives[String(tm.team)])) : null))))];
+            rep ? h('td', null, h('span', { class: 'current' }, turn.representatives[String(tm.team)] || ''), row('representative', tm.team, turn.representatives[String(tm.team)])) : null)))),
+        lists];
     });
   }
 
@@ -691,6 +745,7 @@
     V = state.view;
     // The page's sections follow the step (the question on offer comes first while choosing it).
     $('main').setAttribute('data-step', V.over ? 'over' : (L.stepOf(S.legal).step || ''));
+    refreshSpeakers();
     renderDock();
     renderStart();
     renderBar();

@@ -15,6 +15,8 @@
  *   final-chart (the score line of static/js/charts.js, when the state carries `results`),
  *   codes-toggle (the key "C": the join panel during the game), fullscreen ("F"), announce
  *   (the live region), proj-answer (the expected answer, when the GM shows it: issue 13)
+ *   league (the class's league, when the GM shows it in a class game before the first action
+ *   or after the finale: issue 15), league-sub, league-table, league-row-I, league-more
  */
 (function () {
   'use strict';
@@ -104,7 +106,8 @@
   function announce() {
     const turn = V.turn;
     let text;
-    if (V.over) text = t('game.over');
+    if (S.league) text = t('proj.league_title');
+    else if (V.over) text = t('game.over');
     else if (turn.verdict) text = [t('turn.verdict') + ': ' + L.verdict(turn.verdict)].concat(turn.awards.map(awardText)).join('. ');
     else text = t('proj.turn_of', { team: teamText(turn.host) });
     if (text !== lastSaid) { lastSaid = text; $('announce').textContent = text; }
@@ -272,24 +275,58 @@
     });
   }
 
+  /* ---- the class's league (issue 15): before the first action, after the finale ---- */
+  function renderLeague(lg) {
+    L.section($('league'), JSON.stringify([lg, V.teams.map((tm) => tm.name)]), () => {
+      const teams = lg.by === 'teams';
+      const head = teams ? [['proj.league_rank', 'rank'], ['proj.league_team', 'who'], ['proj.league_points', 'num']]
+        : [['proj.league_rank', 'rank'], ['proj.league_student', 'who'], ['proj.league_played', 'num'], ['proj.league_points', 'num']];
+      const games = lg.games === 0 ? t('proj.league_games_none')
+        : lg.games === 1 ? t('proj.league_games_one') : t('proj.league_games', { n: lg.games });
+      const rows = lg.rows || [];
+      return [
+        h('div', { class: 'pleaguehead' },
+          h('h2', { id: 'league-title' }, t('proj.league_title')),
+          h('p', { class: 'pleaguesub', testid: 'league-sub' }, teams ? [t('proj.league_by_teams'), ' · ', games] : games)),
+        h('table', { class: 'pleaguetable ' + (teams ? 'by-teams' : 'by-students') + (rows.length > 6 ? ' many' : ''), testid: 'league-table' },
+          h('caption', { class: 'sr-only' }, t('proj.league_title')),
+          h('thead', null, h('tr', null, head.map(([k, c]) => h('th', { scope: 'col', class: c }, t(k))))),
+          h('tbody', null, rows.map((r, i) => h('tr', { testid: 'league-row-' + (i + 1), 'data-rank': r.rank, class: r.rank <= 3 ? 'top top' + r.rank : null },
+            h('td', { class: 'rank' }, L.ordinal(r.rank)),
+            // One line per row, however long the name: a name that does not fit ends in "…".
+            h('td', { class: 'who' }, h('div', { class: 'lwho' }, r.team ? L.chip(r.team) : null,
+              h('span', { class: 'lname', title: r.name }, r.name))),
+            teams ? null : h('td', { class: 'num' }, String(r.games)),
+            h('td', { class: 'num pts' }, L.num(r.points)))))),
+        lg.more ? h('p', { class: 'pleaguemore', testid: 'league-more' }, t('proj.league_more', { n: lg.more })) : null,
+      ];
+    });
+  }
+
   function render(state) {
     S = state;
     V = state.view;
     const lobby = !V.over && V.turn.number === 1 && !V.turn.mode;
     const joining = lobby || (codesOpen && !V.over);
-    $('join').hidden = !joining;
+    // Issue 15: the class's league, over the lobby or the finale (the codes key still
+    // brings up the join panel over it before the game).
+    const league = S.league && (lobby || V.over) && !(codesOpen && !V.over) ? S.league : null;
+    $('league').hidden = !league;
+    $('join').hidden = !joining || !!league;
     $('stage').hidden = lobby || V.over;
-    $('final').hidden = !V.over;
-    $('order').hidden = V.over;
-    document.body.classList.toggle('joining', lobby);
+    $('final').hidden = !V.over || !!league;
+    $('order').hidden = V.over || !!league;
+    document.body.classList.toggle('joining', lobby && !league);
+    document.body.classList.toggle('showing-league', !!league);
     document.body.classList.toggle('codes-open', joining && !lobby);
     document.body.classList.toggle('sound-ask', !soundOn);
-    if (codesBtn) codesBtn.hidden = lobby || V.over;
-    if (joining) renderJoined();
+    if (codesBtn) codesBtn.hidden = (lobby && !S.league) || V.over;
+    if (joining && !league) renderJoined();
+    if (league) renderLeague(league);
     renderHead();
     if (!lobby && !V.over) renderTurn();
     $('awards').hidden = lobby || V.over;
-    if (V.over) renderFinal();
+    if (V.over && !league) renderFinal();
     renderBoard();
     announce();
     tick();
