@@ -317,3 +317,73 @@ def gate_messages(eio, scale: float = 1.0) -> None:
 
     eio._trigger_event = gated
     eio._facilitator_gate = True
+
+
+#: Bytes one WebSocket connection's reader takes from its socket (bucket size, refill a
+#: second). What it has not taken stays in the kernel's buffers and TCP makes the sender
+#: wait, at no cost to the server. A page sends a few messages a second of a few hundred
+#: bytes (a written answer, the longest, a few KB): far below either figure.
+READ_LIMIT = (64 * 1024, 32 * 1024)
+
+
+class _PacedSocket:
+    """A WebSocket's socket that gives the event loop back after every read, and reads
+    no faster than READ_LIMIT.
+
+    simple-websocket's reader loops ``recv`` → parse → ``recv`` while the socket holds
+    data, and a gevent socket only switches when a read would wait: a client that
+    writes faster than the server parses kept that loop, and every other game, busy for
+    as long as it went on (bench/faults.py, flood phase: 200 ms stalls). One switch per
+    read (4 KB, some 80 small packets) bounds a stall to one read's parse, and the byte
+    budget leaves a flood in the kernel's buffers instead of parsing it (then dropping
+    it): megabytes written before a close are never read at all.
+    """
+
+    __slots__ = ("_sock", "_sleep", "_capacity", "_rate", "_tokens", "_last")
+
+    def __init__(self, sock, sleep, scale: float = 1.0):
+        self._sock = sock
+        self._sleep = sleep
+        self._capacity, self._rate = READ_LIMIT[0] * scale, READ_LIMIT[1] * scale
+        self._tokens, self._last = self._capacity, time.monotonic()
+
+    def recv(self, *args):
+        """Read as the socket would, then let the other connections run (for as long as
+        this connection is over its byte budget)."""
+        data = self._sock.recv(*args)
+        now = time.monotonic()
+        self._tokens = min(self._capacity, self._tokens + (now - self._last) * self._rate) - len(data)
+        self._last = now
+        self._sleep(-self._tokens / self._rate if self._tokens < 0 else 0)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+def pace_websocket_reads(eio, scale: float = 1.0) -> None:
+    """Make ``eio``'s WebSocket connections (gevent, simple-websocket) read with
+    :class:`_PacedSocket` (READ_LIMIT times ``scale``). Nothing to do in other modes,
+    or when already done."""
+    websocket = (eio._async or {}).get("websocket")
+    if eio.async_mode != "gevent" or websocket is None or getattr(websocket, "_paced", False):
+        return
+
+    def paced_thread(make_thread):
+        def start(target, *args, **kwargs):
+            connection = getattr(target, "__self__", None)     # simple_websocket's Base
+            if connection is not None and getattr(connection, "sock", None) is not None:
+                connection.sock = _PacedSocket(connection.sock, eio.sleep, scale)
+            return make_thread(target, *args, **kwargs)
+        return start
+
+    class PacedWebSocket(websocket):
+        _paced = True
+
+        def __init__(self, handler, server, *args, **kwargs):
+            super().__init__(handler, server, *args, **kwargs)
+            arguments = getattr(self, "server_args", None)
+            if isinstance(arguments, dict) and arguments.get("thread_class") is not None:
+                arguments["thread_class"] = paced_thread(arguments["thread_class"])
+
+    eio._async = {**eio._async, "websocket": PacedWebSocket}

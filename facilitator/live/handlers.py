@@ -14,7 +14,7 @@ from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, 
 from ..engine import Refusal
 from . import rooms
 from .audience import GM, PROJECTOR, TEAM, Audience, read_device_token
-from .flood import FloodGuard, gate_events, gate_messages, guard_scale
+from .flood import FloodGuard, gate_events, gate_messages, guard_scale, pace_websocket_reads
 from .timers import OPS
 from ..web.auth import gm_logged_in      # the console's own check of its session
 
@@ -116,6 +116,7 @@ def register(socketio) -> None:
             if guard_scale(current_app.config) > 0:
                 gate_events(socketio.server)
                 gate_messages(socketio.server.eio, guard_scale(current_app.config))
+                pace_websocket_reads(socketio.server.eio, guard_scale(current_app.config))
             guard = current_app.extensions["facilitator_flood"] = FloodGuard.from_config(
                 current_app.config)
         return guard
