@@ -99,14 +99,19 @@ def flood_phase(folder: Path, seconds: float, log) -> dict:
         baseline = _classroom(y, seconds, "base")
         per_device = FLOOD_MAX_EVENTS // 2
         seq = x.projector.last["seq"]
+        # The flooders start their interpreters first and connect together at `start`:
+        # the flood phase measures the flood, not two Python start-ups on the same cores.
+        start = time.time() + 3.0
         flooders = [
             flood_elsewhere(server.url, {"role": "team", "token": x.tokens[1]}, "act",
                             {"action": {"do": "spokesperson", "team": 1, "name": "Ana @N@"}},
-                            count=per_device, seconds=seconds, alternate="name"),
+                            count=per_device, seconds=seconds, alternate="name",
+                            start_at=start),
             flood_elsewhere(server.url, {"role": "projector", "watch": x.watch_code()}, "sync",
-                            {"seq": seq}, count=per_device, seconds=seconds)]
+                            {"seq": seq}, count=per_device, seconds=seconds, start_at=start)]
         log(f"flood phase: game X's team 1 device (act) and projector (sync) flood for "
             f"{seconds:.0f} s while game Y plays")
+        time.sleep(max(0.0, start - time.time()))
         flooded = _classroom(y, seconds, "flood")
         results = [flood_result(f, timeout=seconds + 60) for f in flooders]
         record = x.http.get(f"{server.url}/console/{x.game_id}/record.json", timeout=10).json()

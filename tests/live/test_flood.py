@@ -28,17 +28,20 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def flood_elsewhere(url: str, auth: dict, event: str, payload: dict, count: int,
                     seconds: float, alternate: str | None = None,
-                    cookie: str | None = None) -> subprocess.Popen:
+                    cookie: str | None = None, start_at: float | None = None) -> subprocess.Popen:
     """Start a flooding device in a process of its own (the flooder must not take the
     measuring clients' interpreter); ``flood_result`` reads what it did.
 
     It runs at the lowest CPU priority: in a classroom a flooding tablet spends its own
     processor, not the server's. On this machine the flooder shares the server's two
     cores, and at normal priority it would slow the server by taking its CPU, which is
-    not what is measured here (the flood still sends tens of thousands of events)."""
+    not what is measured here (the flood still sends tens of thousands of events).
+    ``start_at`` (a ``time.time()``): the flooder loads its libraries, then waits for
+    that moment to connect, so that a measurement can start with the flood itself
+    rather than with a Python interpreter starting up on the same cores."""
     spec = json.dumps({"url": url, "auth": auth, "event": event, "payload": payload,
                        "count": count, "seconds": seconds, "alternate": alternate,
-                       "cookie": cookie})
+                       "cookie": cookie, "start_at": start_at})
     return subprocess.Popen([sys.executable, str(Path(__file__).resolve()), spec],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: os.nice(19))
@@ -65,6 +68,8 @@ def _flood_main(spec: dict) -> dict:
         key = "ok" if ack.get("ok") else "rate" if ack.get("error") == "rate" else "other"
         with lock:
             counts[key] += 1
+    if spec.get("start_at"):
+        time.sleep(max(0.0, spec["start_at"] - time.time()))
     deadline = time.monotonic() + spec["seconds"]
     headers = {"Cookie": spec["cookie"]} if spec.get("cookie") else {}
     payload = spec["payload"]
