@@ -127,8 +127,11 @@ def test_a_team_flooding_actions_is_refused_and_does_not_slow_the_others(table: 
     print("FLOOD act", result, "sync p95", percentile(latencies, 0.95))
     assert result["sent"] >= 1000, result                   # it did flood
     # Refused at once ("rate") or dropped unread, and a connection that goes on is cut
-    # off (flood.STRIKES, flood.MESSAGE_STRIKES).
-    assert result["rate"] >= 1 and result["closed"] >= 1, result
+    # off (flood.STRIKES, flood.MESSAGE_STRIKES). How many `rate` answers reach the
+    # flooder before the cut depends on how the two processes are scheduled (answers
+    # still queued when the connection is cut are never written): none is needed.
+    assert result["closed"] >= 1, result
+    assert result["ok"] + result["rate"] < result["sent"] // 2, result
     assert result["ok"] <= 60 and result["other"] == 0, result
     record = table.http.get(f"{table.server.url}/console/{table.game_id}/record.json",
                             timeout=10).json()
