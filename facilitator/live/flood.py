@@ -322,8 +322,10 @@ def gate_messages(eio, scale: float = 1.0) -> None:
 #: Bytes one WebSocket connection's reader takes from its socket (bucket size, refill a
 #: second). What it has not taken stays in the kernel's buffers and TCP makes the sender
 #: wait, at no cost to the server. A page sends a few messages a second of a few hundred
-#: bytes (a written answer, the longest, a few KB): far below either figure.
-READ_LIMIT = (64 * 1024, 32 * 1024)
+#: bytes (a written answer, the longest, 2,000 characters at most). A larger budget
+#: (64 KB) let each new flooding connection have some 1,300 packets parsed before it
+#: was cut, and cost another game's p99 about 60 ms instead of about 40 (bench/faults.py).
+READ_LIMIT = (16 * 1024, 16 * 1024)
 
 
 class _PacedSocket:
