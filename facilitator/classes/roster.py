@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import Refusal, propose_team_sizes
+from ..engine import Refusal, deal_students, propose_team_sizes
 from ..engine.numbers import is_unicode
 from ..engine.settings import MAX_TEAM_NAME
 
@@ -107,14 +107,7 @@ def deal_fresh(student_ids: list[int], rng: random.Random,
     ``teams`` asks for that many teams (else the fewest the bounds allow). Raises a
     Refusal naming the rule when the students cannot make a game.
     """
-    sizes = _sizes(len(student_ids), max_members, teams)
-    shuffled = list(student_ids)
-    rng.shuffle(shuffled)
-    lineup, start = [], 0
-    for size in sizes:
-        lineup.append(shuffled[start:start + size])
-        start += size
-    return lineup
+    return deal_students(list(student_ids), _sizes(len(student_ids), max_members, teams), rng)
 
 
 def _sizes(count: int, max_members: int, teams: int | None) -> list[int]:
