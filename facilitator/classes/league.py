@@ -47,15 +47,16 @@ class GameSummary:
     represented: dict = field(default_factory=dict)    # student id -> times representative
 
 
-def _number(value: float) -> int | float:
-    value = round(value, 4)
+def number(value: float) -> int | float:
+    """A points figure as JSON shows it: 4 rather than 4.0, at most four decimals."""
+    value = round(float(value), 4)
     return int(value) if value == int(value) else value
 
 
 def team_points(result: TeamResult, teams: int, scheme: str) -> int | float:
     """The league points a team (and each of its students) earns in a game of ``teams``."""
     if scheme == "team_score":
-        return _number(result.score)
+        return number(result.score)
     return teams - result.rank + 1
 
 
@@ -89,12 +90,12 @@ def league(games: list[GameSummary], students: list[dict], scheme: str = "rank_p
                            if student["id"] in t.students), None)
             per_game.append(earned)
             total += earned or 0
-            cumulative.append(_number(total))
+            cumulative.append(number(total))
         played = sum(p is not None for p in per_game)
         if student.get("left") and not played:
             continue
         rows.append({"student": student["id"], "name": student["name"],
-                     "left": bool(student.get("left")), "points": _number(total),
+                     "left": bool(student.get("left")), "points": number(total),
                      "games": played, "per_game": per_game, "cumulative": cumulative})
     rows.sort(key=lambda r: (-r["points"], r["name"].casefold(), r["student"]))
     shared_ranks(rows)
@@ -124,7 +125,7 @@ def kept_teams_table(finished: list[GameSummary], students: list[dict],
             per_game.append(None if mine is None else team_points(mine, len(game.teams), scheme))
         rows.append({"team": result.team, "name": result.name,
                      "students": [names.get(s, "?") for s in result.students],
-                     "points": _number(sum(p or 0 for p in per_game)), "per_game": per_game})
+                     "points": number(sum(p or 0 for p in per_game)), "per_game": per_game})
     rows.sort(key=lambda r: (-r["points"], r["team"]))
     shared_ranks(rows)
     return {"games": [g.game_id for g in run], "rows": rows}

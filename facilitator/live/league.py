@@ -24,7 +24,7 @@ import threading
 import time
 
 from ..classes.league import league as league_table
-from ..classes.league import shared_ranks
+from ..classes.league import number, shared_ranks
 from ..store import classes as stored
 from .audience import GM, PROJECTOR, TEAM
 
@@ -47,11 +47,6 @@ def league_time(game) -> bool:
     return game.seq == 0 or game.state.over
 
 
-def _number(value: float) -> int | float:
-    value = round(float(value), 4)
-    return int(value) if value == int(value) else value
-
-
 def league_payload(klass: dict, summaries: list, game, lineup: list[list[int]]) -> dict:
     """The projector's ``league`` of a class game: ``{"by", "scheme", "games", "rows",
     "more"}``. ``by`` is ``students`` (rows ``{"rank", "name", "points", "games",
@@ -71,7 +66,7 @@ def league_payload(klass: dict, summaries: list, game, lineup: list[list[int]]) 
     for team in game.state.teams:
         ids = lineup[team.number - 1] if len(lineup) >= team.number else []
         rows.append({"team": team.number, "name": team.name,
-                     "points": _number(sum(points.get(s, 0) for s in ids))})
+                     "points": number(sum(points.get(s, 0) for s in ids))})
     rows.sort(key=lambda r: (-r["points"], r["team"]))
     shared_ranks(rows)
     return {"by": "teams", **out,
@@ -107,20 +102,21 @@ class ClassScreens:
 
     def info(self, game_id: int) -> dict | None:
         """The game's class link ``{"class_id", "lineup", "league_shown",
-        "projector_names"}``, or None for a game made without a class."""
+        "projector_names"}``, or None for a game made without a class.
+
+        A game never gains a class after it is made (the link is written before anyone
+        opens it), so "no class" is remembered until the game is forgotten; a class
+        game's link is read again after INFO_SECONDS (another process may change it)."""
         now = time.monotonic()
         with self._lock:
             cached = self._info.get(game_id)
-        if cached is not None and now - cached[0] < INFO_SECONDS:
+        if cached is not None and (cached[1] is None or now - cached[0] < INFO_SECONDS):
             return cached[1]
         link = stored.game_class(self.database, game_id)
-        info = None
-        if link is not None:
-            klass = stored.get_class(self.database, link["class_id"])
-            if klass is not None:
-                info = {"class_id": link["class_id"], "lineup": link["lineup"],
-                        "league_shown": bool(link["league_shown"]),
-                        "projector_names": bool(klass["projector_names"])}
+        info = None if link is None else {
+            "class_id": link["class_id"], "lineup": link["lineup"],
+            "league_shown": bool(link["league_shown"]),
+            "projector_names": link["projector_names"]}
         with self._lock:
             self._info[game_id] = (now, info)
             if len(self._info) > 4096:          # games this process no longer serves

@@ -204,8 +204,6 @@ class LiveGames:
         verdicts are given, and no longer once the turn ends (see snapshots.shown_answer)."""
         if audience.role != GM:
             raise Refusal("R-G4", "only the GM shows the expected answer")
-
-        from sqlalchemy import update
         game_id = audience.game_id
         with self.store.lock(game_id), self.store.database.session() as session:
             row = self.store.database.lock_game(session, game_id)

@@ -176,23 +176,18 @@ def link_game(database: Database, game_id: int, class_id: int, lineup: list[list
 
 def game_class(database: Database, game_id: int) -> dict | None:
     """The class a game was made from: ``{"class_id", "lineup", "kept", "allow_repeats",
-    "league_shown"}``, or None for a game made without a class."""
+    "league_shown", "projector_names"}``, or None for a game made without a class
+    (one query: the live layer asks it for every class game's screens)."""
     with database.session() as session:
-        row = session.get(ClassGameRow, game_id)
-        if row is None:
+        found = session.execute(select(ClassGameRow, ClassRow.projector_names)
+                                .join(ClassRow, ClassRow.id == ClassGameRow.class_id)
+                                .where(ClassGameRow.game_id == game_id)).first()
+        if found is None:
             return None
+        row, names = found
         return {"class_id": row.class_id, "lineup": row.lineup, "kept": row.kept,
-                "allow_repeats": row.allow_repeats, "league_shown": row.league_shown}
-
-
-def set_league_shown(database: Database, game_id: int, shown: bool) -> bool:
-    """Show (or hide) the class's league on a class game's projector; False if not a class game."""
-    with database.session() as session:
-        row = session.get(ClassGameRow, game_id)
-        if row is None:
-            return False
-        row.league_shown = shown
-        return True
+                "allow_repeats": row.allow_repeats, "league_shown": row.league_shown,
+                "projector_names": bool(names)}
 
 
 def last_lineup(database: Database, class_id: int) -> list[list[int]] | None:

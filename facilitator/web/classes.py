@@ -7,7 +7,6 @@ or ``format`` / ``not_found``.
 """
 from __future__ import annotations
 
-import json
 import random
 
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
@@ -267,14 +266,15 @@ def _last_team_names(class_id: int, teams: int) -> list[str] | None:
     return [t["name"] for t in row.settings["teams"]]
 
 
-def _bank_id(klass: dict, given: object) -> int | None:
-    banks = list_banks(database)
-    ids = {b["id"] for b in banks}
-    for candidate in (given, klass["bank_id"], banks[0]["id"] if banks else None):
+def _bank(klass: dict, given: object) -> dict | None:
+    """The bank a class's game uses (``{"id", "name", "count"}``): the one given, else the
+    class's, else the first; None when there is no bank at all."""
+    banks = {b["id"]: b for b in list_banks(database)}
+    for candidate in (given, klass["bank_id"], next(iter(banks), None)):
         if isinstance(candidate, str) and candidate.isdecimal() and len(candidate) < 10:
             candidate = int(candidate)
-        if isinstance(candidate, int) and candidate in ids:
-            return candidate
+        if isinstance(candidate, int) and candidate in banks:
+            return banks[candidate]
     return None
 
 
@@ -285,9 +285,10 @@ def questions(class_id: int):
     has not read yet (``?bank_id=``; ``allow_repeats=1`` counts every question), and
     whether a game of ``?turns=`` turns could run out."""
     klass = _class_or_404(class_id)
-    bank_id = _bank_id(klass, request.args.get("bank_id"))
-    if bank_id is None:
+    chosen = _bank(klass, request.args.get("bank_id"))
+    if chosen is None:
         return _refused("not_found", "there is no question bank", 404)
+    bank_id = chosen["id"]
     name, bank = bank_questions(database, bank_id)
     repeats = request.args.get("allow_repeats") in ("1", "true")
     read = set() if repeats else stored.read_questions(database, store, class_id, name)
@@ -342,12 +343,12 @@ def new_game(class_id: int):
     settings = {**settings, "teams": teams,
                 "roster": stored.game_roster(klass["students"], lineup),
                 "class_name": klass["name"][:100]}
-    bank_id = _bank_id(klass, data.get("bank_id"))
+    chosen = _bank(klass, data.get("bank_id"))
+    bank_id = None if chosen is None else chosen["id"]
     allow_repeats = data.get("allow_repeats") is True
     leave_out = None
-    if not allow_repeats and bank_id is not None:
-        leave_out = stored.read_questions(database, store, class_id,
-                                          bank_questions(database, bank_id)[0])
+    if not allow_repeats and chosen is not None:
+        leave_out = stored.read_questions(database, store, class_id, chosen["name"])
     try:
         parse_settings(settings)
         game_id = create_game_from_setup({"name": data.get("name") or klass["name"],
@@ -367,12 +368,9 @@ def _scheme(klass: dict) -> str:
     return scheme if scheme in SCHEMES else klass["league_scheme"]
 
 
-def term(class_id: int, scheme: str | None = None) -> tuple[dict, dict, dict]:
-    """The class, its league (``scheme`` or the class's) and its participation."""
-    klass = _class_or_404(class_id)
-    games = stored.summaries(database, store, class_id)
-    return (klass, league(games, klass["students"], scheme or klass["league_scheme"]),
-            participation(games, klass["students"]))
+def _games(klass: dict) -> list:
+    """The class's games as the league and participation read them (each replayed once)."""
+    return stored.summaries(database, store, klass["id"])
 
 
 @bp.route("/<int:class_id>/league.json")
@@ -380,8 +378,7 @@ def term(class_id: int, scheme: str | None = None) -> tuple[dict, dict, dict]:
 def league_json(class_id: int):
     """The league over the class's finished games (``?scheme=`` to try another scheme)."""
     klass = _class_or_404(class_id)
-    _, table, _ = term(class_id, _scheme(klass))
-    return jsonify(ok=True, league=table)
+    return jsonify(ok=True, league=league(_games(klass), klass["students"], _scheme(klass)))
 
 
 @bp.route("/<int:class_id>/participation.json")
@@ -389,8 +386,8 @@ def league_json(class_id: int):
 def participation_json(class_id: int):
     """Participation per student over the class's games (the console of a class's game
     suggests spokespersons from the same figures: ``/console/<id>/speakers``)."""
-    _, _, table = term(class_id)
-    return jsonify(ok=True, participation=table)
+    klass = _class_or_404(class_id)
+    return jsonify(ok=True, participation=participation(_games(klass), klass["students"]))
 
 
 def _download(body: str | bytes, filename: str, mimetype: str) -> Response:
@@ -405,7 +402,9 @@ def export(class_id: int, kind: str):
     (``?identifier=email|id_number&measures=league_points,spoke``)."""
     from ..classes import exports
     klass = _class_or_404(class_id)
-    klass_, table, people = term(class_id, _scheme(klass))
+    games = _games(klass)
+    table = league(games, klass["students"], _scheme(klass))
+    people = participation(games, klass["students"])
     lang = getattr(g, "lang", "es")
     stem = f"clase-{class_id}" if lang != "en" else f"class-{class_id}"
     if kind == "league.csv":

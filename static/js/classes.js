@@ -52,21 +52,8 @@
     if (n === 1 && L.has(key + '_one')) return t(key + '_one', params);
     return t(key, Object.assign({ n: n }, params || {}));
   }
-  /** POST JSON to `url`; a Promise of the answer ({ok:false, error, message} on failure). */
-  function send(url, body) {
-    return fetch(url, {
-      method: 'POST', credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json().catch(() => ({ ok: false, error: 'HTTP ' + r.status, message: r.statusText })))
-      .catch(() => ({ ok: false, error: 'offline', message: '' }));
-  }
-  /** GET JSON from `url`. */
-  function get(url) {
-    return fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-      .then((r) => r.json().catch(() => ({ ok: false, error: 'HTTP ' + r.status, message: r.statusText })))
-      .catch(() => ({ ok: false, error: 'offline', message: '' }));
-  }
+  const send = (url, body) => L.fetchJSON(url, body || {});
+  const get = (url) => L.fetchJSON(url);
   /** A refusal as nodes: the rule's summary linked to the rule book (the id only in the
    *  tooltip, issue 13), and the server's detail, translated where it is a known one. */
   function refusal(res) {
@@ -396,7 +383,7 @@
             banks.map((b) => h('option', { value: String(b.id) }, t('classes.new.bank_option', { name: b.name, n: b.count })))))
           : h('p', { class: 'check bad' }, t('classes.new.no_bank')),
         h('label', { class: 'field', for: 'rounds' }, t('classes.new.rounds'),
-          h('input', { id: 'rounds', testid: 'rounds', type: 'number', min: 1, max: 30, value: String(base.rounds || 6), oninput: onchange })),
+          h('input', { id: 'rounds', testid: 'rounds', type: 'number', min: 1, max: 20, value: String(base.rounds || 6), oninput: onchange })),
         h('label', { class: 'field lang', for: 'language' }, t('classes.new.language'),
           h('select', { id: 'language', testid: 'language', value: lang },
             ['es', 'es-ES', 'en'].map((code) => h('option', { value: code, lang: code }, t('lang.' + code)))))),
@@ -405,7 +392,7 @@
       h('div', { id: 'questions-box', class: 'questions', 'aria-live': 'polite' }));
   }
   const defaultGameName = () => t('classes.new.name_default', { class: S.klass.name, date: L.date(new Date()) });
-  const rounds = () => Math.max(1, Math.min(30, Math.round(Number(($('rounds') || {}).value) || 1)));
+  const rounds = () => Math.max(1, Math.min(20, Math.round(Number(($('rounds') || {}).value) || 1)));
   /** How many teams the game will have: the dealt ones, else the fewest the bounds allow. */
   function teamCount() {
     if (S.lineup) return S.lineup.length;

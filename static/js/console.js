@@ -501,14 +501,12 @@
     const key = JSON.stringify([V.history.length, turn.number, turn.spokespersons, turn.representatives, V.over]);
     if (ui.speakersKey === key) return;
     ui.speakersKey = key;
-    fetch('/console/' + page.game + '/speakers', { credentials: 'same-origin' })
-      .then((r) => (r.ok ? r.json() : null))
-      .then((data) => {
-        if (!data || !data.ok || ui.speakersKey !== key) return;
-        ui.speakers = data.teams || {};
-        bump();
-      })
-      .catch(() => { ui.speakersKey = null; });
+    L.fetchJSON('/console/' + page.game + '/speakers').then((data) => {
+      if (!data.ok) { ui.speakersKey = null; return; }        // asked again at the next change
+      if (ui.speakersKey !== key) return;
+      ui.speakers = data.teams || {};
+      bump();
+    });
   }
   function suggestText(m) {
     if (!m.spoke) return t('console.league_suggest_none', { name: m.name });
@@ -608,10 +606,7 @@
   }
   /** POST JSON to one of this game's console routes; resolves to the answer's JSON. */
   function post(path, body) {
-    return fetch('/console/' + page.game + path, { method: 'POST', credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}) })
-      .then((r) => r.json().catch(() => ({ ok: false, error: 'server', message: String(r.status) })))
-      .catch(() => ({ ok: false, error: 'offline', message: t('live.no_answer') }));
+    return L.fetchJSON('/console/' + page.game + path, body || {});
   }
   /** The devices of a team, each with its "Quitar" (remove) button. */
   function deviceList(team, ids) {
