@@ -24,7 +24,7 @@ from collections import OrderedDict
 #: (a team tablet or a projector). Sized for the fastest honest use, see docs/deploy.md.
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("act", "gm"): (200, 20),
-    ("act", "device"): (20, 1),
+    ("act", "device"): (10, 1),
     ("timer", "gm"): (30, 5),
     ("timer", "device"): (10, 1),
     ("request_exchange", "gm"): (10, 1),
@@ -38,6 +38,15 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
 #: Connections opened with the same credentials (a device token, a watch code, a GM of a
 #: game from one address): a reconnecting device waits 0.8 to 5 s between attempts.
 CONNECT_LIMIT = (10, 0.5)
+
+#: A connection cut for flooding (STRIKES or MESSAGE_STRIKES) bars its credentials from
+#: connecting again for this many seconds, doubled at each further cut within
+#: BAR_MEMORY seconds, up to BAR_MAX. An honest page is never cut (it waits for its
+#: answers); a flooding one otherwise came back every 2 s (CONNECT_LIMIT) with a new
+#: burst, and each burst cost another game's screens some 20-50 ms (bench/faults.py).
+BAR_SECONDS = 10.0
+BAR_MAX = 120.0
+BAR_MEMORY = 600.0
 
 #: Refusals a connection may draw (bucket size, refill a second) before it is disconnected:
 #: a client that goes on sending after "rate" answers is flooding, and even a refusal costs
@@ -123,6 +132,12 @@ class FloodGuard:
         self._sent: OrderedDict = OrderedDict()     # sid → (seq, time) of the last sync answer
         self._sent_lock = threading.Lock()
         self.max_keys = max_keys
+        self._credentials: dict[str, tuple] = {}    # sid → its connection's credentials key
+        self._turns: dict[str, threading.Lock] = {}   # sid → the lock of its events
+        self._consoles: dict[str, str] = {}           # a console's sid → its Engine.IO sid
+        self._console_eio: set[str] = set()
+        # credentials key → (cuts, barred until, last cut), oldest cut first
+        self._barred: OrderedDict = OrderedDict()
 
     @classmethod
     def from_config(cls, config) -> "FloodGuard":
@@ -163,19 +178,74 @@ class FloodGuard:
         return not self.buckets.take((("sid", sid), "strikes", ""), capacity * max(self.scale, 1),
                                      rate * max(self.scale, 1))
 
-    def allow_connect(self, auth: object, address: object) -> bool:
-        """Whether a connection with ``auth`` (the Socket.IO ``auth`` payload, before it is
-        checked) may open now: keyed by its credentials, so checked before any query."""
-        if self.scale <= 0:
-            return True
+    @staticmethod
+    def _connect_key(auth: object, address: object) -> tuple:
         auth = auth if isinstance(auth, dict) else {}
         credential = auth.get("token") or auth.get("watch")
         if isinstance(credential, str):
-            key = ("connect", credential[:300])
-        else:
-            key = ("connect", str(auth.get("role"))[:20], str(auth.get("game"))[:20], address)
+            return ("connect", credential[:300])
+        return ("connect", str(auth.get("role"))[:20], str(auth.get("game"))[:20], address)
+
+    def allow_connect(self, auth: object, address: object) -> bool:
+        """Whether a connection with ``auth`` (the Socket.IO ``auth`` payload, before it is
+        checked) may open now: keyed by its credentials, so checked before any query.
+        Credentials barred after a flood (:meth:`bar`) may not."""
+        if self.scale <= 0:
+            return True
+        key = self._connect_key(auth, address)
+        with self._sent_lock:
+            barred = self._barred.get(key)
+            if barred is not None and self.clock() < barred[1]:
+                return False
         capacity, rate = CONNECT_LIMIT
         return self.buckets.take(key, capacity * self.scale, rate * self.scale)
+
+    def connected(self, sid: str, auth: object, address: object, eio_sid: str | None = None,
+                  gm: bool = False) -> None:
+        """The connection ``sid`` (Engine.IO's ``eio_sid``) opened with ``auth``: its
+        credentials are kept (until :meth:`forget`) so that a flood cut can bar them;
+        ``gm``: it is a logged-in console's (:meth:`is_console`)."""
+        if self.scale > 0:
+            with self._sent_lock:
+                self._credentials[sid] = self._connect_key(auth, address)
+                if gm and eio_sid is not None:
+                    self._consoles[sid] = eio_sid
+                    self._console_eio.add(eio_sid)
+
+    def is_console(self, eio_sid: str) -> bool:
+        """Whether the Engine.IO connection ``eio_sid`` is a logged-in console's."""
+        return eio_sid in self._console_eio
+
+    def bar(self, sid: str | None) -> float:
+        """The connection ``sid`` is being cut for flooding: its credentials may not
+        connect again for BAR_SECONDS (doubled for each cut within BAR_MEMORY seconds,
+        at most BAR_MAX). The seconds barred (0 if its credentials are unknown)."""
+        now = self.clock()
+        with self._sent_lock:
+            key = self._credentials.get(sid) if sid is not None else None
+            if key is None or self.scale <= 0:
+                return 0.0
+            cuts, until, last = self._barred.pop(key, (0, 0.0, now))
+            if now - last > BAR_MEMORY:
+                cuts = 0
+            if until > now:         # cut again while barred (a second connection of it)
+                self._barred[key] = (cuts, until, now)
+                return until - now
+            seconds = min(BAR_MAX, BAR_SECONDS * 2 ** cuts)
+            self._barred[key] = (cuts + 1, now + seconds, now)
+            while self._barred:     # oldest cut first: forgotten after BAR_MEMORY
+                first, (_, first_until, first_last) = next(iter(self._barred.items()))
+                if (len(self._barred) <= self.max_keys and now - first_last < BAR_MEMORY) \
+                        or first == key:
+                    break
+                del self._barred[first]
+            return seconds
+
+    def barred(self) -> int:
+        """How many credentials are barred from connecting now."""
+        now = self.clock()
+        with self._sent_lock:
+            return sum(1 for _, until, _ in self._barred.values() if until > now)
 
     # -- coalescing sync answers -------------------------------------------------------
 
@@ -196,10 +266,24 @@ class FloodGuard:
                 del self._sent[first_sid]
             return True
 
+    def turn(self, sid: str):
+        """The lock of ``sid``'s events: a connection's events are handled one after
+        the other (in the order they were read). An honest page waits for each answer
+        anyway; a flooding one then takes one event's time at once from the other
+        games, not the whole of its bucket at once (bench/faults.py)."""
+        with self._sent_lock:
+            lock = self._turns.get(sid)
+            if lock is None:
+                lock = self._turns[sid] = threading.Lock()
+            return lock
+
     def forget(self, sid: str) -> None:
-        """A connection closed: its buckets and its last sync answer go."""
+        """A connection closed: its buckets, its lock and its last sync answer go."""
         with self._sent_lock:
             self._sent.pop(sid, None)
+            self._credentials.pop(sid, None)
+            self._turns.pop(sid, None)
+            self._console_eio.discard(self._consoles.pop(sid, None))
         events = {event for event, _ in self.limits} | {DEFAULT_EVENT}
         self.buckets.drop([(("sid", sid), event, who) for event in events
                            for who in ("gm", "device")] + [(("sid", sid), "strikes", "")])
@@ -217,10 +301,11 @@ IN_FLIGHT_REFUSAL = {"ok": False, "error": "rate",
                                 "the answers and send again"}
 
 
-def gate_events(server) -> None:
+def gate_events(server, on_cut=None) -> None:
     """Wrap ``server`` (a python-socketio Server): at most MAX_IN_FLIGHT events of one
     connection are handled at once; the others are answered ``rate`` on the spot, and a
-    connection that draws more than STRIKES such answers is closed."""
+    connection that draws more than STRIKES such answers is closed (after
+    ``on_cut(sid)``, when given)."""
     from socketio import packet
 
     dispatch = server._handle_event
@@ -248,6 +333,8 @@ def gate_events(server) -> None:
             server._send_packet(eio_sid, server.packet_class(
                 packet.ACK, namespace=namespace, id=id, data=[IN_FLIGHT_REFUSAL]))
         if not strikes.take(sid, *STRIKES):
+            if on_cut is not None:
+                on_cut(sid)
             server.disconnect(sid, namespace)
         return None
 
@@ -271,18 +358,27 @@ def gate_events(server) -> None:
 
 #: Socket.IO messages one connection may send (bucket size, refill a second), counted as
 #: Engine.IO reads them: before any task is started or any JSON decoded for them. Far
-#: above an honest page (a few events a second) and applied to every event alike.
-MESSAGE_LIMIT = (200, 100)
+#: above an honest page (a few events a second, a few queued ones after a reconnection)
+#: and applied to every event alike. Each message let through costs a task and a
+#: decoding: with 200 a flooding device's first burst cost another game's screens
+#: 30-50 ms, with 60 some 20 (bench/faults.py).
+MESSAGE_LIMIT = (60, 100)
+
 
 #: Messages dropped over MESSAGE_LIMIT before the connection's transport is cut: the
 #: packets a flooding client has already written are then never read at all.
 MESSAGE_STRIKES = 30
 
 
-def gate_messages(eio, scale: float = 1.0) -> None:
+def gate_messages(eio, scale: float = 1.0, on_cut=None, is_console=None) -> None:
     """Wrap ``eio`` (the Engine.IO server under Socket.IO) so a connection that writes
     messages faster than MESSAGE_LIMIT has the excess dropped unread, and one that goes
-    on past MESSAGE_STRIKES is cut off at the transport.
+    on past MESSAGE_STRIKES is cut off at the transport (after ``on_cut(eio_sid)``, when
+    given). A logged-in console (``is_console(eio_sid)``) is not counted: a dropped
+    message is never answered, and the GM, trusted with the console secret, must never
+    wait for an answer that will not come (scripted consoles, like the browser tests',
+    send hundreds of messages a second); its events keep their buckets and the
+    in-flight gate, which answer.
 
     The per-event limits of :class:`FloodGuard` answer an honest client that went too
     fast; this one is for a client that does not wait for answers at all. A flood of
@@ -301,12 +397,16 @@ def gate_messages(eio, scale: float = 1.0) -> None:
     def gated(event, *args, **kwargs):
         if event == "message" and args:
             eio_sid = args[0]
+            if is_console is not None and is_console(eio_sid):
+                return trigger(event, *args, **kwargs)
             if not buckets.take(eio_sid, capacity, rate):
                 count = dropped.get(eio_sid, 0) + 1
                 if count < MESSAGE_STRIKES * max(scale, 1):
                     dropped[eio_sid] = count
                     return None
                 dropped.pop(eio_sid, None)
+                if on_cut is not None:
+                    on_cut(eio_sid)
                 # Raised inside Engine.IO's read of the packet: it stops reading this
                 # connection and closes it (WebSocket), or disconnects it (polling).
                 raise SocketIsClosedError()
@@ -328,6 +428,13 @@ def gate_messages(eio, scale: float = 1.0) -> None:
 READ_LIMIT = (16 * 1024, 16 * 1024)
 
 
+#: Bytes a WebSocket's reader takes in one read before the other connections get their
+#: turn: some 20 small packets, so a flooding connection holds the server for one such
+#: read's parse at a time (with 4 KB reads, some 80 packets, another game's screens
+#: waited longer while a flooding connection was read).
+READ_CHUNK = 1024
+
+
 class _PacedSocket:
     """A WebSocket's socket that gives the event loop back after every read, and reads
     no faster than READ_LIMIT.
@@ -336,7 +443,7 @@ class _PacedSocket:
     data, and a gevent socket only switches when a read would wait: a client that
     writes faster than the server parses kept that loop, and every other game, busy for
     as long as it went on (bench/faults.py, flood phase: 200 ms stalls). One switch per
-    read (4 KB, some 80 small packets) bounds a stall to one read's parse, and the byte
+    read (READ_CHUNK, some 20 small packets) bounds a stall to one read's parse, and the byte
     budget leaves a flood in the kernel's buffers instead of parsing it (then dropping
     it): megabytes written before a close are never read at all.
     """
@@ -352,7 +459,7 @@ class _PacedSocket:
     def recv(self, *args):
         """Read as the socket would, then let the other connections run (for as long as
         this connection is over its byte budget)."""
-        data = self._sock.recv(*args)
+        data = self._sock.recv(min(args[0], READ_CHUNK) if args else READ_CHUNK, *args[1:])
         now = time.monotonic()
         self._tokens = min(self._capacity, self._tokens + (now - self._last) * self._rate) - len(data)
         self._last = now

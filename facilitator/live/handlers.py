@@ -113,12 +113,17 @@ def register(socketio) -> None:
         if guard is None:
             # On the first connection of each server (handlers are registered before it
             # exists): flood.MAX_IN_FLIGHT, checked before any handler task starts.
+            guard = FloodGuard.from_config(current_app.config)
             if guard_scale(current_app.config) > 0:
-                gate_events(socketio.server)
-                gate_messages(socketio.server.eio, guard_scale(current_app.config))
-                pace_websocket_reads(socketio.server.eio, guard_scale(current_app.config))
-            guard = current_app.extensions["facilitator_flood"] = FloodGuard.from_config(
-                current_app.config)
+                server = socketio.server
+                # A connection cut for flooding bars its credentials for a while (flood.bar).
+                gate_events(server, on_cut=guard.bar)
+                gate_messages(server.eio, guard_scale(current_app.config),
+                              on_cut=lambda eio_sid: guard.bar(
+                                  server.manager.sid_from_eio_sid(eio_sid, "/")),
+                              is_console=guard.is_console)
+                pace_websocket_reads(server.eio, guard_scale(current_app.config))
+            current_app.extensions["facilitator_flood"] = guard
         return guard
 
     def guarded(handler):
@@ -140,6 +145,7 @@ def register(socketio) -> None:
             guard = flood()
             if not guard.allow(event, audience, request.sid):
                 if guard.strike(request.sid):   # it goes on flooding: close the connection
+                    guard.bar(request.sid)
                     disconnect()
                 return _refusal("rate", f"too many '{event}' events from this device: "
                                         "wait a moment and send again")
@@ -147,7 +153,8 @@ def register(socketio) -> None:
             if _lone_surrogate(list(args)):
                 return _refusal("format", "text must be valid Unicode (no lone surrogates)")
             try:
-                return handler(audience, payload)
+                with guard.turn(request.sid):
+                    return handler(audience, payload)
             except Refusal as refusal:
                 return _refusal(refusal.rule, refusal.message)
             except Exception:   # never let one bad event take the connection down
@@ -178,6 +185,9 @@ def register(socketio) -> None:
             leave_room(room)
             raise ConnectionRefusedError(NO_SUCH_GAME[audience.role])
         live().presence.add(request.sid, audience)
+        flood().connected(request.sid, auth, request.remote_addr,
+                          socketio.server.manager.eio_sid_from_sid(request.sid, "/"),
+                          gm=audience.role == GM)
         emit("state", message, to=request.sid)
         if audience.role == TEAM:
             live().devices_changed(audience.game_id)
