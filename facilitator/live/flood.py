@@ -130,7 +130,7 @@ class FloodGuard:
         self.clock = clock
         self.buckets = TokenBuckets(max_keys, clock)
         self._sent: OrderedDict = OrderedDict()     # sid → (seq, time) of the last sync answer
-        self._sent_lock = threading.Lock()
+        self._lock = threading.Lock()       # of everything below and of _sent
         self.max_keys = max_keys
         self._credentials: dict[str, tuple] = {}    # sid → its connection's credentials key
         self._turns: dict[str, threading.Lock] = {}   # sid → the lock of its events
@@ -193,7 +193,7 @@ class FloodGuard:
         if self.scale <= 0:
             return True
         key = self._connect_key(auth, address)
-        with self._sent_lock:
+        with self._lock:
             barred = self._barred.get(key)
             if barred is not None and self.clock() < barred[1]:
                 return False
@@ -206,7 +206,7 @@ class FloodGuard:
         credentials are kept (until :meth:`forget`) so that a flood cut can bar them;
         ``gm``: it is a logged-in console's (:meth:`is_console`)."""
         if self.scale > 0:
-            with self._sent_lock:
+            with self._lock:
                 self._credentials[sid] = self._connect_key(auth, address)
                 if gm and eio_sid is not None:
                     self._consoles[sid] = eio_sid
@@ -221,7 +221,7 @@ class FloodGuard:
         connect again for BAR_SECONDS (doubled for each cut within BAR_MEMORY seconds,
         at most BAR_MAX). The seconds barred (0 if its credentials are unknown)."""
         now = self.clock()
-        with self._sent_lock:
+        with self._lock:
             key = self._credentials.get(sid) if sid is not None else None
             if key is None or self.scale <= 0:
                 return 0.0
@@ -234,7 +234,7 @@ class FloodGuard:
             seconds = min(BAR_MAX, BAR_SECONDS * 2 ** cuts)
             self._barred[key] = (cuts + 1, now + seconds, now)
             while self._barred:     # oldest cut first: forgotten after BAR_MEMORY
-                first, (_, first_until, first_last) = next(iter(self._barred.items()))
+                first, (_, _, first_last) = next(iter(self._barred.items()))
                 if (len(self._barred) <= self.max_keys and now - first_last < BAR_MEMORY) \
                         or first == key:
                     break
@@ -244,7 +244,7 @@ class FloodGuard:
     def barred(self) -> int:
         """How many credentials are barred from connecting now."""
         now = self.clock()
-        with self._sent_lock:
+        with self._lock:
             return sum(1 for _, until, _ in self._barred.values() if until > now)
 
     # -- coalescing sync answers -------------------------------------------------------
@@ -253,7 +253,7 @@ class FloodGuard:
         """Whether a ``sync`` of ``sid`` should be answered with the snapshot at ``seq``:
         not if the same snapshot went to it less than ``sync_interval`` ago."""
         now = self.clock()
-        with self._sent_lock:
+        with self._lock:
             last = self._sent.pop(sid, None)
             if last is not None and last[0] == seq and now - last[1] < self.sync_interval:
                 self._sent[sid] = last
@@ -271,7 +271,7 @@ class FloodGuard:
         the other (in the order they were read). An honest page waits for each answer
         anyway; a flooding one then takes one event's time at once from the other
         games, not the whole of its bucket at once (bench/faults.py)."""
-        with self._sent_lock:
+        with self._lock:
             lock = self._turns.get(sid)
             if lock is None:
                 lock = self._turns[sid] = threading.Lock()
@@ -279,7 +279,7 @@ class FloodGuard:
 
     def forget(self, sid: str) -> None:
         """A connection closed: its buckets, its lock and its last sync answer go."""
-        with self._sent_lock:
+        with self._lock:
             self._sent.pop(sid, None)
             self._credentials.pop(sid, None)
             self._turns.pop(sid, None)
@@ -363,7 +363,6 @@ def gate_events(server, on_cut=None) -> None:
 #: decoding: with 200 a flooding device's first burst cost another game's screens
 #: 30-50 ms, with 60 some 20 (bench/faults.py).
 MESSAGE_LIMIT = (60, 100)
-
 
 #: Messages dropped over MESSAGE_LIMIT before the connection's transport is cut: the
 #: packets a flooding client has already written are then never read at all.
