@@ -64,9 +64,9 @@ Options worth knowing:
   any server that sends these screens pays it, so the default floor includes
   it (``pad`` gives a floor 1-4 ms lower at p99).
 - ``--via-nginx``: every socket goes through nginx running ``deploy/nginx.conf``.
-- ``--profile DIR`` (``--profile-connect``): py-spy records the facilitator
+- ``--profile DIR`` (``--profile-connect``, ``--profile-floor``): py-spy records the facilitator
   server(s) during the load (and the connections; and, in ``restart``, the
-  restarted process) and prints the functions that dominate.
+  restarted process; and the floor's, to compare) and prints the functions that dominate.
 - ``--root PATH``: run the server from another checkout (to measure a change).
 - ``--nice -10``, ``--quiet PCT``: on a machine shared with other work, give
   our processes priority, or wait until other programs are quiet; every phase
@@ -847,7 +847,7 @@ class Phase:
             cpu_connect = sum(cpu_s(p.pid) for p in self.procs)
             connect_profilers = (self._start_profilers("connect", 120)
                                  if (args.profile and args.profile_connect
-                                     and self.kind == "ours") else [])
+                                     and (self.kind == "ours" or args.profile_floor)) else [])
             n_workers = max(1, min(args.workers or cfg["workers"], len(games)))
             total_rate = cfg["rate"]
             # Spread each game's first action evenly over one period of the whole load.
@@ -875,7 +875,8 @@ class Phase:
             rss_after = {p.name: rss_kb(p.pid) for p in self.procs}
             connect_times = [r["connect"] for r in ready]
             profilers = (self._start_profilers("load", int(cfg["duration"]) + 1)
-                         if (args.profile and self.kind == "ours") else [])
+                         if (args.profile and (self.kind == "ours" or args.profile_floor))
+                         else [])
             if args.quiet is not None:
                 self._wait_for_quiet(workers)
             t0 = time.monotonic() + 0.5
@@ -1281,6 +1282,8 @@ def main() -> None:
                         help="wait at most S seconds for --quiet")
     parser.add_argument("--profile-connect", action="store_true",
                         help="with --profile: also record while the clients connect")
+    parser.add_argument("--profile-floor", action="store_true",
+                        help="with --profile: record the floor's server too (to compare)")
     parser.add_argument("--profile-rate", type=int, default=250, help="py-spy samples per second")
     parser.add_argument("--root", default=str(ROOT),
                         help="checkout whose facilitator package the server runs")

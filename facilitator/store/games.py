@@ -20,22 +20,16 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import defer
 
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.actions import Representative, Spokesperson
 from ..engine.record import FORMAT
-from .database import Database
-from .models import ActionRow, ClassGameRow, GameRow, JoinCodeRow, utcnow
+from .database import INTEGRITY_ERRORS, Database
+from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
+                     utcnow)
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
 GameRef = namedtuple("GameRef", "id ended_at removed_devices")
-
-#: The statements of the path every change takes: append an action, update the game.
-ACTION_INSERT = ActionRow.__table__.insert()
-GAME_UPDATE = GameRow.__table__.update()
-GAME_ID = GameRow.__table__.c.id
 
 #: Letters for join codes: no 0/O, 1/I/L, so a code read off a projector is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -57,12 +51,13 @@ class Change:
     """What one transaction did to a game; handed to the function given to ``transact``."""
 
     game: Game
-    row: GameRow
+    row: LiveRow
     sent_by: str
     played: list[int] = field(default_factory=list)     # seq of each action appended
     duplicate_of: int | None = None                      # seq of an action sent twice
-    _session: object = None
+    _connection: object = None
     unchanged: bool = False         # an informational action that changed nothing: not stored
+    appended: list[dict] = field(default_factory=list)   # the actions' rows, to store
 
     def play(self, action: dict, client_id: str | None = None,
              timer_before: dict | None = None) -> int:
@@ -81,12 +76,10 @@ class Change:
         _within_cap(self.game, parsed, self.sent_by)
         self.game.play(parsed)
         seq = self.game.seq
-        # A plain INSERT, now: lighter than the session's unit of work for a row that
-        # is never read back here.
-        self._session.execute(ACTION_INSERT, {"game_id": self.row.id, "seq": seq,
-                                              "action": parsed.to_dict(), "client_id": client_id,
-                                              "sent_by": self.sent_by, "created_at": utcnow(),
-                                              "timer_before": timer_before})
+        # Stored with the game row's update when the change is done (Database.append).
+        self.appended.append({"game_id": self.row.id, "seq": seq, "action": parsed.to_dict(),
+                              "client_id": client_id, "sent_by": self.sent_by,
+                              "created_at": utcnow(), "timer_before": timer_before})
         self.played.append(seq)
         return seq
 
@@ -241,8 +234,8 @@ class GameStore:
 
     def exists(self, game_id: int) -> bool:
         """Whether game ``game_id`` exists (one light query)."""
-        with self.database.session() as session:
-            return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
+        with self.database.read() as connection:
+            return connection.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
 
     def find_join_code(self, code: str) -> JoinCodeRow | None:
         """The team a join code belongs to, or None."""
@@ -254,16 +247,17 @@ class GameStore:
         devices the GM removed (one indexed query; the questions are not read), or None."""
         if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
             return None
-        with self.database.session() as session:
-            found = session.execute(select(GameRow.id, GameRow.ended_at, GameRow.removed_devices)
-                                    .where(GameRow.public_id == public_id)).first()
+        with self.database.read() as connection:
+            found = connection.execute(select(GameRow.id, GameRow.ended_at,
+                                              GameRow.removed_devices)
+                                       .where(GameRow.public_id == public_id)).first()
             return GameRef(found.id, found.ended_at, list(found.removed_devices or [])) \
                 if found is not None else None
 
     def public_id(self, game_id: int) -> str | None:
         """The public id of game ``game_id`` (what its device tokens name), or None."""
-        with self.database.session() as session:
-            return session.scalar(select(GameRow.public_id).where(GameRow.id == game_id))
+        with self.database.read() as connection:
+            return connection.scalar(select(GameRow.public_id).where(GameRow.id == game_id))
 
     def rotate_code(self, game_id: int, team: int) -> str | None:
         """Give team ``team`` of game ``game_id`` a fresh join code; the old one stops
@@ -293,11 +287,12 @@ class GameStore:
                 row.removed_devices = [*removed, device]
             return True
 
-    def find_watch_code(self, code: str) -> GameRow | None:
-        """The game a projector's watch code shows, or None."""
-        with self.database.session() as session:
-            return session.scalars(select(GameRow).where(
-                GameRow.watch_code == normalise_code(code))).first()
+    def find_watch_code(self, code: str) -> LiveRow | None:
+        """The game a projector's watch code shows (its live columns), or None."""
+        with self.database.read() as connection:
+            found = connection.execute(select(*LIVE_COLUMNS).where(
+                GameRow.watch_code == normalise_code(code))).mappings().first()
+            return LiveRow(found) if found is not None else None
 
     def delete_game(self, game_id: int) -> bool:
         """Delete a game and everything it holds."""
@@ -323,24 +318,29 @@ class GameStore:
         with self._guard:
             return self._locks.setdefault(game_id, threading.Lock())
 
-    def load(self, game_id: int) -> tuple[Game, GameRow] | None:
-        """The game replayed up to the database's last action, and its row."""
-        with self.lock(game_id), self.database.session() as session:
-            row = session.get(GameRow, game_id, options=[defer(GameRow.questions)])
+    def load(self, game_id: int) -> tuple[Game, LiveRow] | None:
+        """The game replayed up to the database's last action, and its row's live columns."""
+        with self.lock(game_id), self.database.read() as connection:
+            row = self.database.live_row(connection, game_id)
             if row is None:
                 return None
             self._saw_deadline(game_id, row.timer_deadline)
-            return self._current(session, row), row
+            return self._current(connection, row), row
 
-    def _current(self, session, row: GameRow) -> Game:
+    def _current(self, connection, row: LiveRow | GameRow) -> Game:
+        """The engine game of ``row``, brought to the row's seq (``connection``: a
+        Connection or a Session; outside a transaction each read stands alone, so
+        only the actions up to the row's seq are played)."""
         game = self._games.get(row.id)
         if game is None or game.seq > row.seq:
-            game = _new_engine_game(row)
+            questions = connection.scalar(select(GameRow.questions).where(GameRow.id == row.id))
+            game = _new_engine_game(row.settings, questions)
         if game.seq < row.seq:
-            missing = session.scalars(select(ActionRow).where(
-                ActionRow.game_id == row.id, ActionRow.seq > game.seq).order_by(ActionRow.seq))
+            missing = connection.scalars(select(ActionRow.action).where(
+                ActionRow.game_id == row.id, ActionRow.seq > game.seq,
+                ActionRow.seq <= row.seq).order_by(ActionRow.seq))
             for action in missing:
-                game.play(parse_action(action.action))
+                game.play(parse_action(action))
         self._games[row.id] = game
         return game
 
@@ -358,26 +358,26 @@ class GameStore:
         """
         try:
             return self._transact(game_id, sent_by, change)
-        except (Refusal, IntegrityError):
+        except (Refusal, *INTEGRITY_ERRORS):
             seq = self._seq_of_client_id(game_id, client_id) if client_id else None
             if seq is None:
                 raise
             return Change(game=None, row=None, sent_by=sent_by, duplicate_of=seq)
 
     def _seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
-        with self.database.session() as session:
-            return session.scalar(select(ActionRow.seq).where(
+        with self.database.read() as connection:
+            return connection.scalar(select(ActionRow.seq).where(
                 ActionRow.game_id == game_id, ActionRow.client_id == client_id))
 
     def _transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
         with self.lock(game_id):
             try:
-                with self.database.session() as session:
-                    row = self.database.lock_game(session, game_id)
+                with self.database.transaction() as connection:
+                    row = self.database.live_row(connection, game_id, lock=True)
                     if row is None:
                         raise Refusal("format", f"there is no game {game_id}")
-                    game = self._current(session, row)
-                    result = Change(game=game, row=row, sent_by=sent_by, _session=session)
+                    game = self._current(connection, row)
+                    result = Change(game=game, row=row, sent_by=sent_by, _connection=connection)
                     change(result)
                     values = {"timer": dict(row.timer or {}),
                               "timer_deadline": row.timer_deadline,
@@ -385,10 +385,9 @@ class GameStore:
                     if result.played:
                         values.update(seq=game.seq, over=game.state.over, winner=_winner(game),
                                       ended_at=_ended_at(row, game))
-                    # One plain UPDATE of what a change may touch, instead of the
-                    # session's unit of work; the row object stays as the callers see it.
-                    session.expunge(row)
-                    session.execute(GAME_UPDATE.where(GAME_ID == game_id), values)
+                    # The actions played and one UPDATE of what a change may touch;
+                    # the row object is then set to match, as the callers see it.
+                    self.database.append(connection, game_id, result.appended, values)
                     for name, value in values.items():
                         setattr(row, name, value)
                 self._saw_deadline(game_id, values["timer_deadline"])   # committed
@@ -405,7 +404,7 @@ class GameStore:
     def timer_before(self, change: "Change", seq: int) -> dict | None:
         """The timer kept with action ``seq`` of the game ``change`` is changing, read in
         its transaction (None for actions stored before timers were kept)."""
-        return change._session.scalar(select(ActionRow.timer_before).where(
+        return change._connection.scalar(select(ActionRow.timer_before).where(
             ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 
     def record(self, game_id: int) -> dict | None:
@@ -437,12 +436,11 @@ def result_played(scope: dict) -> bool:
     return result is None or bool(result.played)
 
 
-def _new_engine_game(row: GameRow) -> Game:
+def _new_engine_game(settings: dict, questions: list[dict]) -> Game:
     # Games made from the same bank hold the same texts: interned, a process serving
     # a hundred games keeps one copy of each (a bank of 120 questions is ~80 KB).
-    questions = [Question(*(_shared(q.get(k, "")) for k in QUESTION_FIELDS))
-                 for q in row.questions]
-    return Game(parse_settings(row.settings), questions)
+    return Game(parse_settings(settings),
+                [Question(*(_shared(q.get(k, "")) for k in QUESTION_FIELDS)) for q in questions])
 
 
 #: The fields of a stored question, in the order ``Question`` takes them.

@@ -65,6 +65,26 @@ class GameRow(Base):
         back_populates="game", order_by="JoinCodeRow.team", cascade="all, delete-orphan")
 
 
+#: Every column of a game but its questions: what a change and the screens read of it.
+LIVE_COLUMNS = tuple(c for c in GameRow.__table__.c if c.name != "questions")
+
+
+class LiveRow:
+    """A game row's live columns (:data:`LIVE_COLUMNS`), read with one plain query.
+
+    What a change of the game and the screens need of its row, without the ORM's
+    identity map and change tracking: reading one ``GameRow`` through the ORM cost
+    more server CPU than the rest of an action's database work (bench/fanout.py
+    --profile). Its attributes are set freely; nothing is written back by itself.
+    """
+
+    __slots__ = tuple(c.name for c in LIVE_COLUMNS)
+
+    def __init__(self, values) -> None:
+        for name in self.__slots__:
+            setattr(self, name, values[name])
+
+
 class ActionRow(Base):
     """One accepted action of a game, numbered 1, 2, 3, ... in the order accepted."""
 
