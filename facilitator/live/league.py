@@ -97,6 +97,7 @@ class ClassScreens:
         self._info: dict[int, tuple[float, dict | None]] = {}     # game id → (read at, info)
         self._leagues: dict[int, tuple[tuple, float, dict]] = {}  # game id → (key, at, league)
         self._lock = threading.Lock()
+        self._reading: dict[int, threading.Lock] = {}                # game id → its read
 
     # -- what the database says ----------------------------------------------------------
 
@@ -110,8 +111,19 @@ class ClassScreens:
         now = time.monotonic()
         with self._lock:
             cached = self._info.get(game_id)
+            reading = self._reading.setdefault(game_id, threading.Lock())
         if cached is not None and (cached[1] is None or now - cached[0] < INFO_SECONDS):
             return cached[1]
+        # When a process restarts, a game's ten screens come back at once: one of them
+        # reads the link, the others wait for it and take what it read.
+        with reading:
+            with self._lock:
+                cached = self._info.get(game_id)
+            if cached is not None and (cached[1] is None or now - cached[0] < INFO_SECONDS):
+                return cached[1]
+            return self._read_info(game_id, now)
+
+    def _read_info(self, game_id: int, now: float) -> dict | None:
         link = stored.game_class(self.database, game_id)
         info = None if link is None else {
             "class_id": link["class_id"], "lineup": link["lineup"],
@@ -122,6 +134,7 @@ class ClassScreens:
             if len(self._info) > 4096:          # games this process no longer serves
                 for old in sorted(self._info, key=lambda k: self._info[k][0])[:1024]:
                     self._info.pop(old, None)
+                    self._reading.pop(old, None)
         return info
 
     def forget(self, game_id: int) -> None:
@@ -129,6 +142,7 @@ class ClassScreens:
         with self._lock:
             self._info.pop(game_id, None)
             self._leagues.pop(game_id, None)
+            self._reading.pop(game_id, None)
 
     def league(self, game, game_id: int, info: dict) -> tuple[float, dict] | None:
         """The projector's ``league`` of a class game, with when it was computed (at most

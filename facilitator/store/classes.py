@@ -7,7 +7,7 @@ replays they reuse.
 """
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 
 from ..classes import GameSummary, StudentEntry, roster_names
 from ..classes.league import SCHEMES, TeamResult
@@ -178,16 +178,21 @@ def game_class(database: Database, game_id: int) -> dict | None:
     """The class a game was made from: ``{"class_id", "lineup", "kept", "allow_repeats",
     "league_shown", "projector_names"}``, or None for a game made without a class
     (one query: the live layer asks it for every class game's screens)."""
-    with database.session() as session:
-        found = session.execute(select(ClassGameRow, ClassRow.projector_names)
-                                .join(ClassRow, ClassRow.id == ClassGameRow.class_id)
-                                .where(ClassGameRow.game_id == game_id)).first()
-        if found is None:
+    with database.read() as connection:
+        row = connection.execute(GAME_CLASS, {"game_id": game_id}).first()
+        if row is None:
             return None
-        row, names = found
         return {"class_id": row.class_id, "lineup": row.lineup, "kept": row.kept,
                 "allow_repeats": row.allow_repeats, "league_shown": row.league_shown,
-                "projector_names": bool(names)}
+                "projector_names": bool(row.projector_names)}
+
+
+#: ``game_class``'s one query: plain columns, no ORM objects.
+GAME_CLASS = (select(ClassGameRow.class_id, ClassGameRow.lineup, ClassGameRow.kept,
+                     ClassGameRow.allow_repeats, ClassGameRow.league_shown,
+                     ClassRow.projector_names)
+              .join(ClassRow, ClassRow.id == ClassGameRow.class_id)
+              .where(ClassGameRow.game_id == bindparam("game_id")))
 
 
 def last_lineup(database: Database, class_id: int) -> list[list[int]] | None:

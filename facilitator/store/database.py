@@ -63,10 +63,14 @@ class Database:
                                                            "check_same_thread": False})
             _sqlite_durability(self.engine)
         else:
-            # pool_size + overflow connections per process: keep N processes × that
-            # under PostgreSQL's max_connections. LIFO: the connection just used is
-            # used again, so under load none sits idle long enough to need a ping.
-            self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size,
+            # 2 × pool_size connections per process, kept open once opened: keep N
+            # processes × that under PostgreSQL's max_connections. Not "overflow"
+            # connections, which SQLAlchemy closes as soon as they are given back: when
+            # a restarted process takes back a thousand screens at once, each would be
+            # opened and closed again and again (bench/fanout.py --profile-connect).
+            # LIFO: the connection just used is used again, so under load none sits
+            # idle long enough to need a ping.
+            self.engine = create_engine(url, pool_size=2 * pool_size, max_overflow=0,
                                         pool_use_lifo=True)
             _ping_when_idle(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
