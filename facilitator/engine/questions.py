@@ -7,7 +7,7 @@ from dataclasses import dataclass
 QUESTION_TYPES: tuple[str, ...] = ("vf", "quien", "abierta")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)   # shared by games: store.games
 class Question:
     """One question of a bank: author (or thematic unit), type, text, expected answer.
 

@@ -115,11 +115,13 @@ def team_view(state: GameState, team: int, public: dict | None = None) -> dict:
 
     ``public``: ``public_view(state)`` if already computed; it is not changed.
     """
-    view = public_view(state) if public is None else {**public, "turn": dict(public["turn"])}
+    view = public_view(state) if public is None else {**public}
     turn = state.turn
     view["me"] = team
     if turn.secondary == team and view["turn"]["written"] is None:
-        view["turn"]["written"] = turn.written   # R-U6: its own team sees it
+        # R-U6: its own team sees it. Only this team's view gets a turn of its own:
+        # the others share the public one (a server keeps every game's views).
+        view["turn"] = {**view["turn"], "written": turn.written}
     return view
 
 

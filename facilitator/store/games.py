@@ -437,10 +437,22 @@ def result_played(scope: dict) -> bool:
 
 
 def _new_engine_game(settings: dict, questions: list[dict]) -> Game:
-    # Games made from the same bank hold the same texts: interned, a process serving
-    # a hundred games keeps one copy of each (a bank of 120 questions is ~80 KB).
-    return Game(parse_settings(settings),
-                [Question(*(_shared(q.get(k, "")) for k in QUESTION_FIELDS)) for q in questions])
+    # Games made from the same bank hold the same questions: a process serving a
+    # hundred games keeps one copy of each text (a bank of 120 questions is ~80 KB)
+    # and one Question of each (frozen: 11 KB a game less for a bank of 120).
+    return Game(parse_settings(settings), [_shared_question(q) for q in questions])
+
+
+#: Every Question some cached game holds, by its fields (gone with the last game).
+_QUESTIONS: weakref.WeakValueDictionary[tuple, Question] = weakref.WeakValueDictionary()
+
+
+def _shared_question(stored: dict) -> Question:
+    fields = tuple(_shared(stored.get(k, "")) for k in QUESTION_FIELDS)
+    question = _QUESTIONS.get(fields)
+    if question is None:
+        question = _QUESTIONS.setdefault(fields, Question(*fields))
+    return question
 
 
 #: The fields of a stored question, in the order ``Question`` takes them.
