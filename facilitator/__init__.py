@@ -37,6 +37,7 @@ def create_app(test_config: dict | None = None):
 
     from .extensions import database, presence, socketio, store
     from .live.handlers import register
+    from .live.contexts import match_socketio_path
     from .live.packets import drop_malformed_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
@@ -61,6 +62,7 @@ def create_app(test_config: dict | None = None):
                       ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None, serializer=json_packet_class())
     drop_malformed_packets(socketio.server)
+    match_socketio_path(app)        # the default path, the one static/js/live.js uses
     app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))
 
     from .web import register_blueprints
