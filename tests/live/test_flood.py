@@ -79,7 +79,11 @@ def _flood_main(spec: dict) -> dict:
     deadline = time.monotonic() + spec["seconds"]
     headers = {"Cookie": spec["cookie"]} if spec.get("cookie") else {}
     payload = spec["payload"]
-    while counts["sent"] < spec["count"] and time.monotonic() < deadline:
+    just_cut = False
+    # A cut at the very end of the flood (a busy machine strikes later) is still
+    # followed by one attempt to come back, as a hostile device's would be.
+    while counts["sent"] < spec["count"] and (time.monotonic() < deadline or just_cut):
+        just_cut = False
         sio = socketio.Client(reconnection=False)
         try:
             sio.connect(spec["url"], auth=spec["auth"], headers=headers,
@@ -112,6 +116,7 @@ def _flood_main(spec: dict) -> dict:
             time.sleep(0.02)
         if not sio.connected:
             counts["closed"] += 1
+            just_cut = True
         try:
             sio.disconnect()
         except Exception:       # noqa: BLE001
