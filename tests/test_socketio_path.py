@@ -1,0 +1,59 @@
+"""Socket.IO events run in a request context that matches a URL rule (live/contexts.py).
+
+Without the rule every connection and every event raised and kept a NotFound
+(a reference cycle the garbage collector alone frees); the rule must not take
+the path from Socket.IO itself.
+"""
+import gc
+
+import pytest
+
+from facilitator import create_app
+from facilitator.extensions import database, socketio, store
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/path.db", "TESTING": True,
+                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
+    store._games.clear()
+    yield app
+    store._games.clear()
+    database.engine.dispose()
+
+
+def test_the_socketio_path_matches_a_rule_for_every_method_socketio_uses(app):
+    adapter = app.url_map.bind("localhost")
+    for path in ("/socket.io/", "/socket.io"):
+        for method in ("GET", "POST"):
+            assert adapter.match(path, method=method)[0] == "socketio_path"
+
+
+def test_socketio_still_answers_its_path(app):
+    # The rule's view is never reached: the Socket.IO middleware answers first.
+    response = app.test_client().get("/socket.io/?EIO=4&transport=polling")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True).startswith('0{"sid":')
+
+
+def test_a_team_connection_leaves_no_request_behind_for_the_collector(app):
+    gm = app.test_client()
+    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+    teams = [{"name": f"Equipo {n}", "members": 4} for n in (1, 2, 3, 4)]
+    game = gm.post("/console/games", json={"name": "Sin basura", "settings": {"teams": teams}})
+    codes = gm.get(f"/api/games/{game.get_json()['game_id']}/codes").get_json()
+    device = app.test_client()
+    assert device.get("/j/" + codes["teams"][0]["code"]).status_code == 302
+    token = device.get_cookie("team_token").value
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        clients = [socketio.test_client(app, auth={"role": "team", "token": token})
+                   for _ in range(5)]
+        gc.collect()
+        kept = {type(o).__name__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert all(client.is_connected() for client in clients)
+    assert not kept & {"NotFound", "RequestContext", "Request"}, sorted(kept)
