@@ -36,8 +36,8 @@ def create_app(test_config: dict | None = None):
                                 x_host=app.config["TRUSTED_PROXIES"])
 
     from .extensions import database, presence, socketio, store
-    from .live.handlers import register
     from .live.contexts import match_socketio_path
+    from .live.handlers import register
     from .live.packets import drop_malformed_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank

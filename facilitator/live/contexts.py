@@ -4,9 +4,9 @@ Flask-SocketIO pushes a request context for every connection and event, with
 the Socket.IO path (``/socket.io/``). No Flask rule matched it, so every push
 raised and kept a ``NotFound``: its traceback's frames hold the context that
 holds the exception, a reference cycle of some 60 objects (7.5 KB) per event
-that only the garbage collector frees. A server tuned to collect rarely
-(``serve.GC_THRESHOLDS``) kept megabytes of them. With a rule for the path,
-the context matches and nothing is raised.
+that only the garbage collector frees, and a server tuned to collect rarely
+(``serve.GC_THRESHOLDS``) frees late. With a rule for the path, the context
+matches and nothing is raised (campus: connect CPU 3.5-4.1 -> 3.2-3.7 ms).
 """
 from __future__ import annotations
 
