@@ -57,3 +57,36 @@ def test_a_team_connection_leaves_no_request_behind_for_the_collector(app):
         gc.garbage.clear()
     assert all(client.is_connected() for client in clients)
     assert not kept & {"NotFound", "RequestContext", "Request"}, sorted(kept)
+
+
+def _websocket_environ(app) -> dict:
+    """The environ Flask-SocketIO keeps for a tablet's WebSocket: its upgrade request."""
+    from werkzeug.test import EnvironBuilder
+    return EnvironBuilder(path="/socket.io/", query_string="EIO=4&transport=websocket",
+                          headers={"Upgrade": "websocket", "Connection": "Upgrade"}).get_environ()
+
+
+def test_the_socketio_path_matches_a_rule_for_a_websocket_too(app):
+    # werkzeug binds an upgrade request as ws://: only a WebSocket rule matches it.
+    adapter = app.url_map.bind_to_environ(_websocket_environ(app))
+    assert adapter.websocket
+    assert adapter.match()[0] == "socketio_websocket"
+
+
+def test_an_event_on_a_websocket_leaves_nothing_for_the_collector(app):
+    # Every event of a WebSocket connection runs in a request context made from that
+    # environ; a WebsocketMismatch raised there is a reference cycle per event.
+    environ = _websocket_environ(app)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(20):
+            with app.request_context(environ):
+                pass
+        gc.collect()
+        kept = {type(o).__name__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert not kept & {"WebsocketMismatch", "NotFound", "RequestContext", "Request",
+                       "traceback"}, sorted(kept)

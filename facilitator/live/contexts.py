@@ -1,22 +1,33 @@
 """Socket.IO events run in a Flask request context that matches a URL rule.
 
 Flask-SocketIO pushes a request context for every connection and event, with
-the Socket.IO path (``/socket.io/``). No Flask rule matched it, so every push
-raised and kept a ``NotFound``: its traceback's frames hold the context that
-holds the exception, a reference cycle of some 60 objects (7.5 KB) per event
-that only the garbage collector frees, and a server tuned to collect rarely
-(``serve.GC_THRESHOLDS``) frees late. With a rule for the path, the context
-matches and nothing is raised (campus: connect CPU 3.5-4.1 -> 3.2-3.7 ms).
+the environ of the connection's HTTP request (``/socket.io/``). No Flask rule
+matched it, so every push raised and kept a ``NotFound``: its traceback's
+frames hold the context that holds the exception, a reference cycle of some
+60 objects (7.5 KB) per event that only the garbage collector frees, and a
+server tuned to collect rarely (``serve.GC_THRESHOLDS``) frees late. With a
+rule for the path, the context matches and nothing is raised (campus:
+connect CPU 3.5-4.1 -> 3.2-3.7 ms).
+
+A WebSocket's environ asks for a WebSocket rule (``Upgrade: websocket``:
+werkzeug binds it as ``ws://``), and an HTTP rule then raises
+``WebsocketMismatch`` instead: every event of every tablet did, some 120
+cyclic objects each, which made the young collections of a campus server
+take 10-25 ms every 4 s. So the path has a rule of each kind.
 """
 from __future__ import annotations
 
 
 def match_socketio_path(app, path: str = "socket.io") -> None:
-    """Give ``app`` a URL rule for the Socket.IO path (GET and POST, with or without
-    the trailing slash). Its view is never reached over HTTP: the Socket.IO
-    middleware answers that path before Flask sees it."""
-    app.add_url_rule(f"/{path.strip('/')}/", endpoint="socketio_path",
-                     view_func=_not_served, methods=["GET", "POST"], strict_slashes=False)
+    """Give ``app`` URL rules for the Socket.IO path (GET and POST, and a WebSocket's
+    GET, with or without the trailing slash). Their view is never reached: the
+    Socket.IO middleware answers that path before Flask sees it."""
+    rule = f"/{path.strip('/')}/"
+    app.add_url_rule(rule, endpoint="socketio_path", view_func=_not_served,
+                     methods=["GET", "POST"], strict_slashes=False)
+    # The same path for the environ of a WebSocket (its upgrade request is a GET).
+    app.add_url_rule(rule, endpoint="socketio_websocket", view_func=_not_served,
+                     methods=["GET"], strict_slashes=False, websocket=True)
 
 
 def _not_served():

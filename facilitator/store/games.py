@@ -99,11 +99,37 @@ assert MAX_RECORD_BYTES + GM_RESERVE_BYTES < UPLOAD_LIMIT - 50_000
 _RECORD_SIZES: "weakref.WeakKeyDictionary[Game, list]" = weakref.WeakKeyDictionary()
 
 
+def indented_size(value: object) -> tuple[int, int]:
+    """The UTF-8 bytes and lines of ``json.dumps(value, ensure_ascii=False, indent=1)``,
+    without writing it that way.
+
+    An indent makes ``json`` use its pure-Python encoder, whose nested functions form
+    a reference cycle on every call (two per action, left to the garbage collector).
+    The compact C encoding with the same separators holds the same characters but for
+    the line breaks and indents, which depend only on the nesting: counted here.
+    """
+    compact = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
+    size, lines = len(compact.encode("utf-8")), 1
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = (item.values() if isinstance(item, dict)
+                    else item if isinstance(item, (list, tuple)) else None)
+        if not children:
+            continue
+        # Each element on a line of its own, indented one more; the closing one, as deep.
+        count = len(children)
+        size += count * (depth + 2) + depth + 1
+        lines += count + 1
+        stack.extend((child, depth + 1) for child in children)
+    return size, lines
+
+
 def _action_bytes(data: dict) -> int:
     """Bytes an action takes in the downloaded record (``json.dumps(..., indent=1)``,
     UTF-8, each line indented two more, and its separator)."""
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    return len(text.encode("utf-8")) + 2 * (text.count("\n") + 1) + 2
+    size, lines = indented_size(data)
+    return size + 2 * lines + 2
 
 
 def record_bytes(game: Game, name: str = "") -> int:
@@ -113,8 +139,7 @@ def record_bytes(game: Game, name: str = "") -> int:
         empty = {"format": FORMAT, "name": name, "settings": game.settings.to_dict(),
                  "questions": [q.to_dict() for q in game.questions.values()], "actions": []}
         # + 1: a list that holds actions closes on a line of its own ("\n ]", not "[]").
-        entry = _RECORD_SIZES[game] = [0, len(json.dumps(empty, ensure_ascii=False,
-                                                         indent=1).encode("utf-8")) + 1]
+        entry = _RECORD_SIZES[game] = [0, indented_size(empty)[0] + 1]
     log = game.log
     if entry[0] < len(log):
         entry[1] += sum(_action_bytes(a.to_dict()) for a in log[entry[0]:])

@@ -1,0 +1,48 @@
+"""The record's size, counted per action for the cap (docs/deploy.md, "Flood limits"),
+is the size of the file the GM downloads, and counting it leaves nothing behind."""
+import gc
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from facilitator.store.games import _action_bytes, indented_size
+
+#: What an action's or a record's JSON holds: text keys, any text, numbers, nesting.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.text(st.characters(exclude_categories=("Cs",))),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON_VALUES)
+def test_the_size_is_that_of_the_indented_file(value):
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    assert indented_size(value) == (len(text.encode("utf-8")), text.count("\n") + 1)
+
+
+def test_an_action_with_accents_quotes_and_line_breaks():
+    action = {"do": "answer", "team": 2, "text": 'Sí, "ñandú"\n\tel de 1.º', "extra": [],
+              "nested": {"a": [1, {"b": None}], "c": {}}}
+    text = json.dumps(action, ensure_ascii=False, indent=1)
+    assert _action_bytes(action) == len(text.encode("utf-8")) + 2 * (text.count("\n") + 1) + 2
+
+
+def test_counting_an_action_leaves_no_cycle_for_the_collector():
+    # json's indented encoder builds a cycle of closures on every call: an action's
+    # path runs this twice, and a busy server's young collections were full of them.
+    action = {"do": "adjust", "team": 1, "points": 1, "reason": "Participación"}
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(50):
+            _action_bytes(action)
+        gc.collect()
+        kept = len(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert kept == 0
