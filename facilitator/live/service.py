@@ -96,7 +96,7 @@ class LiveGames:
             if opening and c.played:
                 # Issue 15: the game has begun, so a league shown before it goes away and
                 # the finale comes first when the game ends (the GM may show it again then).
-                c._connection.execute(update(ClassGameRow).where(
+                c.write(update(ClassGameRow).where(
                     ClassGameRow.game_id == audience.game_id, ClassGameRow.league_shown.is_(True))
                     .values(league_shown=False))
         result = self.store.transact(audience.game_id, audience.sent_by, change, client_id)

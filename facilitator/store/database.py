@@ -3,7 +3,9 @@
 SQLite (the default) runs in WAL mode with ``synchronous=FULL``, so an action
 whose commit returned survives a crash or a power cut; every write transaction
 starts with ``BEGIN IMMEDIATE``, which serialises writers across processes.
-PostgreSQL serialises per game with ``SELECT ... FOR UPDATE`` on the game row.
+PostgreSQL serialises per game with ``SELECT ... FOR UPDATE`` on the game row,
+or, for a change written in one statement, with the row's version (``xmin``):
+the update applies only to the version the change was decided on.
 """
 from __future__ import annotations
 
@@ -132,9 +134,10 @@ class Database:
         return LiveRow(found) if found is not None else None
 
     def append(self, connection: Connection, game_id: int, actions: list[dict],
-               values: dict) -> None:
+               values: dict) -> int | None:
         """Store ``actions`` (rows of ACTION_FIELDS) of game ``game_id`` and set
         ``values`` (column → value) on its row, in ``connection``'s transaction.
+        Returns the row's new version (see ``LiveRow.version``), or None.
 
         On PostgreSQL, one statement (the inserts as a common table expression of the
         update): one round trip to the database instead of two. A second action with
@@ -144,13 +147,29 @@ class Database:
             if actions:
                 connection.execute(ACTION_INSERT, actions)
             connection.execute(GAME_UPDATE, {"game_id": game_id, **values})
-            return
+            return None
         columns = tuple(values)
         sql = _plain_append(len(actions), columns)
-        params = [_plain(name, action[name]) for action in actions for name in ACTION_FIELDS]
-        params += [_plain(name, values[name]) for name in columns]
-        params.append(game_id)
-        _driver(connection).execute(sql, params)
+        found = _driver(connection).execute(sql, _append_params(game_id, actions, values,
+                                                                columns)).fetchone()
+        return found[0] if found is not None else None
+
+    def append_if_unchanged(self, connection: Connection, game_id: int, actions: list[dict],
+                            values: dict, version: int) -> int | None:
+        """``append`` in one statement of its own, applied only if game ``game_id``'s row
+        is still at ``version``: the row's new version, or None (and nothing stored)
+        when anything changed the row since, or it is gone. PostgreSQL through
+        psycopg only (``plain_sql``); ``connection`` in autocommit.
+
+        The statement is its own transaction: the update takes the row's lock, waits for
+        any other writer and looks at the row again, so a change made meanwhile, by any
+        process or page, is never overwritten; the actions are inserted only with the
+        update (an insert that fails undoes the update too)."""
+        columns = tuple(values)
+        sql = _plain_append_if(len(actions), columns)
+        found = _driver(connection).execute(
+            sql, [*_append_params(game_id, actions, values, columns), version]).fetchone()
+        return found[0] if found is not None else None
 
     def lock_game(self, session: Session, game_id: int) -> GameRow | None:
         """Load game ``game_id`` locked for writing until the transaction ends."""
@@ -170,8 +189,11 @@ def _driver(connection: Connection):
     return connection.connection.driver_connection
 
 
+#: A row's version: PostgreSQL's ``xmin``, the transaction that wrote this version of the
+#: row (any update writes a new one; a lock does not), as a number.
+ROW_VERSION = "xmin::text::bigint"
 _COLUMN_LIST = ", ".join(column.name for column in LIVE_COLUMNS)
-PLAIN_LIVE_ROW = f"SELECT {_COLUMN_LIST} FROM games WHERE id = %s"
+PLAIN_LIVE_ROW = f"SELECT {_COLUMN_LIST}, {ROW_VERSION} AS version FROM games WHERE id = %s"
 PLAIN_LIVE_ROW_LOCKED = PLAIN_LIVE_ROW + " FOR UPDATE"
 
 
@@ -180,16 +202,48 @@ def _plain(name: str, value: object) -> object:
     return Json(value) if name in JSON_FIELDS and value is not None else value
 
 
+def _append_params(game_id: int, actions: list[dict], values: dict,
+                   columns: tuple[str, ...]) -> list:
+    """The parameters of ``append``'s statements: the actions' fields, the row's values
+    and the game's id, in their order."""
+    params = [_plain(name, action[name]) for action in actions for name in ACTION_FIELDS]
+    params += [_plain(name, values[name]) for name in columns]
+    params.append(game_id)
+    return params
+
+
 @functools.lru_cache(maxsize=32)
 def _plain_append(count: int, columns: tuple[str, ...]) -> str:
     """``append``'s statement for ``count`` actions and the game's ``columns``."""
     update = (f"UPDATE games SET {', '.join(f'{name} = %s' for name in columns)} "
-              f"WHERE id = %s")
+              f"WHERE id = %s RETURNING {ROW_VERSION}")
     if not count:
         return update
     row = "(" + ", ".join(["%s"] * len(ACTION_FIELDS)) + ")"
     return (f"WITH appended AS (INSERT INTO actions ({', '.join(ACTION_FIELDS)}) "
             f"VALUES {', '.join([row] * count)}) {update}")
+
+
+@functools.lru_cache(maxsize=32)
+def _plain_append_if(count: int, columns: tuple[str, ...]) -> str:
+    """``append_if_unchanged``'s statement: the update of the row at a version, and the
+    inserts of ``count`` actions joined to what the update returns (none if it
+    updated nothing)."""
+    update = (f"UPDATE games SET {', '.join(f'{name} = %s' for name in columns)} "
+              f"WHERE id = %s AND xmin = %s::text::xid RETURNING {ROW_VERSION} AS version")
+    if not count:
+        return update
+    # Values in a VALUES list are typed by their casts, not by the columns they go to.
+    from sqlalchemy.dialects import postgresql
+    types = [ActionRow.__table__.c[name].type.compile(dialect=postgresql.dialect())
+             for name in ACTION_FIELDS]
+    row = "(" + ", ".join(f"CAST(%s AS {type_})" for type_ in types) + ")"
+    fields = ", ".join(ACTION_FIELDS)
+    # The actions' values come first in the statement, as in ``append``'s parameters.
+    return (f"WITH given ({fields}) AS (VALUES {', '.join([row] * count)}), "
+            f"updated AS ({update}), "
+            f"appended AS (INSERT INTO actions ({fields}) SELECT given.* FROM given, updated) "
+            f"SELECT version FROM updated")
 
 
 #: What ``append`` raises for an action stored twice (the unique indexes of ``actions``).

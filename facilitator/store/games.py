@@ -3,8 +3,11 @@
 Every change of a game goes through ``GameStore.transact``: the game row is
 locked, the in-memory game is brought up to the database's sequence number,
 the change is checked by the engine and appended, and the transaction
-commits. Only after the commit does the caller broadcast, so no screen ever
-shows a state that a restart would lose.
+commits. On PostgreSQL, a game whose row this process knows at its current
+version is changed in one statement instead, which applies only if the row
+is still that version (else the locked way follows). Only after the commit
+does the caller broadcast, so no screen ever shows a state that a restart
+would lose.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import re
 import secrets
 import sys
 import threading
+import time
 import weakref
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -58,6 +62,20 @@ class Change:
     _connection: object = None
     unchanged: bool = False         # an informational action that changed nothing: not stored
     appended: list[dict] = field(default_factory=list)   # the actions' rows, to store
+    #: Whether the change runs in a transaction holding the game row's lock (see
+    #: ``GameStore.transact``): only then may it write more than the game row.
+    locked: bool = True
+
+    def read(self, statement):
+        """The first value of ``statement``, read with the change (a query only)."""
+        return self._connection.scalar(statement)
+
+    def write(self, statement) -> None:
+        """Run ``statement``, a write beyond the game row (another table), in the
+        change's transaction. Outside the locked path the change starts again on it."""
+        if not self.locked:
+            raise _LockNeeded
+        self._connection.execute(statement)
 
     def play(self, action: dict, client_id: str | None = None,
              timer_before: dict | None = None) -> int:
@@ -170,12 +188,25 @@ def _names_again(game: Game, action) -> bool:
     return False
 
 
+class _LockNeeded(Exception):
+    """A change outside the locked path wants to write more than the game row."""
+
+
+#: Seconds a game whose row another writer changed takes the locked path only: its
+#: engine game, played on in vain, is loaded again, which the locked path need not do.
+CONTENDED_SECONDS = 30.0
+
+
 class GameStore:
     """Games in the database, with their replayed engine state cached per process."""
 
     def __init__(self, database: Database):
         self.database = database
         self._games: dict[int, Game] = {}
+        # Each game's row as this process last read or wrote it, at its version (PostgreSQL):
+        # a change can then be written in one statement (``_transact_at_version``).
+        self._rows: dict[int, LiveRow] = {}
+        self._contended: dict[int, float] = {}    # game id → until when it goes locked
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._deadlines: dict[int, float] = {}   # timers this process saw committed or loaded
@@ -184,6 +215,8 @@ class GameStore:
         """Drop every cached game (the database behind the store changed)."""
         with self._guard:
             self._games.clear()
+            self._rows.clear()
+            self._contended.clear()
             self._deadlines.clear()
 
     # -- timers this process knows of --------------------------------------------------
@@ -241,7 +274,7 @@ class GameStore:
                                       sent_by="record"))
             row.seq, row.over, row.winner = game.seq, game.state.over, _winner(game)
             row.ended_at = _ended_at(row, game)
-        self._games.pop(game_id, None)
+        self._forget_state(game_id)
         return game_id
 
     def list_games(self) -> list[GameRow]:
@@ -332,9 +365,15 @@ class GameStore:
     def forget_game(self, game_id: int) -> None:
         """Drop everything this process keeps of game ``game_id`` (it was deleted)."""
         with self._guard:
-            self._games.pop(game_id, None)
+            self._forget_state(game_id)
+            self._contended.pop(game_id, None)
             self._deadlines.pop(game_id, None)
             self._locks.pop(game_id, None)
+
+    def _forget_state(self, game_id: int) -> None:
+        # The engine game and the row go together: the fast path needs both as they were.
+        self._games.pop(game_id, None)
+        self._rows.pop(game_id, None)
 
     # -- the state -------------------------------------------------------------------
 
@@ -350,7 +389,10 @@ class GameStore:
             if row is None:
                 return None
             self._saw_deadline(game_id, row.timer_deadline)
-            return self._current(connection, row), row
+            game = self._current(connection, row)
+            if row.version is not None:
+                self._rows[game_id] = row       # what the database holds, at its version
+            return game, row
 
     def _current(self, connection, row: LiveRow | GameRow) -> Game:
         """The engine game of ``row``, brought to the row's seq (``connection``: a
@@ -396,6 +438,10 @@ class GameStore:
 
     def _transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
         with self.lock(game_id):
+            if self.database.plain_sql:
+                result = self._transact_at_version(game_id, sent_by, change)
+                if result is not None:
+                    return result
             try:
                 with self.database.transaction() as connection:
                     row = self.database.live_row(connection, game_id, lock=True)
@@ -404,32 +450,76 @@ class GameStore:
                     game = self._current(connection, row)
                     result = Change(game=game, row=row, sent_by=sent_by, _connection=connection)
                     change(result)
-                    values = {"timer": dict(row.timer or {}),
-                              "timer_deadline": row.timer_deadline,
-                              "exchange_requests": list(row.exchange_requests or [])}
-                    if result.played:
-                        values.update(seq=game.seq, over=game.state.over, winner=_winner(game),
-                                      ended_at=_ended_at(row, game))
+                    values = _row_values(result)
                     # The actions played and one UPDATE of what a change may touch;
                     # the row object is then set to match, as the callers see it.
-                    self.database.append(connection, game_id, result.appended, values)
-                    for name, value in values.items():
-                        setattr(row, name, value)
-                self._saw_deadline(game_id, values["timer_deadline"])   # committed
+                    version = self.database.append(connection, game_id, result.appended, values)
+                    _set(row, values, version)
+                self._committed(row)
             except Refusal:
                 if result_played(locals()):
-                    self._games.pop(game_id, None)
+                    self._forget_state(game_id)
                 raise
             except BaseException:
                 # The engine may have moved on before the failure: forget it.
-                self._games.pop(game_id, None)
+                self._forget_state(game_id)
                 raise
             return result
+
+    def _transact_at_version(self, game_id: int, sent_by: str,
+                             change: Callable[[Change], None]) -> Change | None:
+        """The change on this process's game and row as they were last read or written,
+        stored in one statement that applies only if the row is still at that version
+        (PostgreSQL): one round trip instead of four (begin, lock, write, commit).
+
+        None when it cannot be: nothing known of the game, another writer changed the
+        row meanwhile, the change writes more than the row, or it is refused (the
+        engine may have judged a state older than the database's). The caller then
+        takes the locked path, which decides on the database's state.
+        """
+        known, game = self._rows.get(game_id), self._games.get(game_id)
+        if (known is None or game is None or game.seq != known.seq
+                or self._contended.get(game_id, 0.0) > time.monotonic()):
+            return None
+        row = known.copy()          # the known row stays as the database has it
+        result = Change(game=game, row=row, sent_by=sent_by, locked=False)
+        try:
+            with self.database.read() as connection:     # autocommit: one statement
+                result._connection = connection
+                change(result)
+                values = _row_values(result)
+                version = self.database.append_if_unchanged(
+                    connection, game_id, result.appended, values, known.version)
+        except (Refusal, _LockNeeded):
+            if result.played:
+                self._forget_state(game_id)
+            return None
+        except BaseException:
+            self._forget_state(game_id)
+            raise
+        if version is None:
+            # Another process or a page changed the row: an engine game that played on
+            # in vain is loaded again; for a while this game takes the locked path.
+            if result.played:
+                self._forget_state(game_id)
+            else:
+                self._rows.pop(game_id, None)
+            self._contended[game_id] = time.monotonic() + CONTENDED_SECONDS
+            return None
+        _set(row, values, version)
+        self._committed(row)
+        return result
+
+    def _committed(self, row: LiveRow) -> None:
+        """Keep what a committed change left: the row at its version, the timer's deadline."""
+        if row.version is not None:
+            self._rows[row.id] = row
+        self._saw_deadline(row.id, row.timer_deadline)
 
     def timer_before(self, change: "Change", seq: int) -> dict | None:
         """The timer kept with action ``seq`` of the game ``change`` is changing, read in
         its transaction (None for actions stored before timers were kept)."""
-        return change._connection.scalar(select(ActionRow.timer_before).where(
+        return change.read(select(ActionRow.timer_before).where(
             ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 
     def record(self, game_id: int) -> dict | None:
@@ -453,6 +543,25 @@ def _sanitised(question: Question) -> Question:
     return replace(question, **{key: sanitise(value, available=set()).html
                                 for key in ("text_html", "answer_html")
                                 if (value := getattr(question, key))})
+
+
+def _row_values(change: Change) -> dict:
+    """What a change sets on the game row: the live columns a change may touch, and with
+    an action played, where the game stands."""
+    row, game = change.row, change.game
+    values = {"timer": dict(row.timer or {}), "timer_deadline": row.timer_deadline,
+              "exchange_requests": list(row.exchange_requests or [])}
+    if change.played:
+        values.update(seq=game.seq, over=game.state.over, winner=_winner(game),
+                      ended_at=_ended_at(row, game))
+    return values
+
+
+def _set(row: LiveRow, values: dict, version: int | None) -> None:
+    """Set ``row`` to what was just stored: ``values``, at the row's new ``version``."""
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.version = version
 
 
 def result_played(scope: dict) -> bool:

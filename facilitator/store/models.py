@@ -78,11 +78,22 @@ class LiveRow:
     --profile). Its attributes are set freely; nothing is written back by itself.
     """
 
-    __slots__ = tuple(c.name for c in LIVE_COLUMNS)
+    __slots__ = (*(c.name for c in LIVE_COLUMNS), "version")
 
     def __init__(self, values) -> None:
+        for column in LIVE_COLUMNS:
+            setattr(self, column.name, values[column.name])
+        #: Which version of the row this is, where the database tells (PostgreSQL's
+        #: ``xmin``: every update of the row changes it), else None.
+        self.version = values.get("version")
+
+    def copy(self) -> "LiveRow":
+        """Another LiveRow with the same values (the JSON values themselves shared: a
+        change replaces them, never edits them in place)."""
+        other = LiveRow.__new__(LiveRow)
         for name in self.__slots__:
-            setattr(self, name, values[name])
+            setattr(other, name, getattr(self, name))
+        return other
 
 
 class ActionRow(Base):
