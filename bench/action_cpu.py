@@ -106,6 +106,8 @@ def run(args, url: str) -> None:
         live.snapshot_for(audience)           # the screens connected: the games are known
     for gm in audiences:                      # each game's first action (it opens the game)
         assert live.act(gm, stream[0], None)["ok"]
+    from facilitator.serve import tune_garbage_collector
+    tune_garbage_collector()                  # as the server does once started
 
     action_us, connect_us, cold_us = [], [], []
     k = 1
@@ -133,7 +135,8 @@ def run(args, url: str) -> None:
 
     def show(name, values):
         print(f"{name:34s} median {statistics.median(values):8.1f} us "
-              f"(range {min(values):.1f}-{max(values):.1f}, {len(values)} runs)")
+              f"(range {min(values):.1f}-{max(values):.1f}, {len(values)} runs: "
+              f"{', '.join(f'{v:.0f}' for v in values)})")
     print(f"{args.games} games, {args.actions} actions a run, {args.db}")
     show("CPU per action", action_us)
     show("CPU per connection, game known", connect_us)

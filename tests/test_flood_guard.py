@@ -145,3 +145,28 @@ def test_the_limits_table_of_the_deploy_guide_is_the_code():
     assert rows["bytes read from a WebSocket", "connection"] == \
         (f"{flood.READ_LIMIT[0] // 1024} KB", f"{flood.READ_LIMIT[1] // 1024} KB")
     assert len([key for key in rows if key[0].startswith("`")]) >= 6
+
+
+class _Socket:
+    """A socket that holds ``waiting`` bytes and gives what a read asks, up to them."""
+
+    def __init__(self, waiting: int):
+        self.waiting = waiting
+
+    def recv(self, size, *_flags):
+        given = min(size, self.waiting)
+        self.waiting -= given
+        return b"x" * given
+
+
+def test_a_websocket_read_gives_the_loop_back_only_when_more_may_be_waiting():
+    # A full chunk (more may be there) switches at once; a short read emptied the socket
+    # (the next read waits, and switches then); past its byte budget a connection waits.
+    sleeps: list[float] = []
+    paced = flood._PacedSocket(_Socket(flood.READ_CHUNK + 100), sleeps.append)
+    assert len(paced.recv(65536)) == flood.READ_CHUNK and sleeps == [0]
+    assert len(paced.recv(65536)) == 100 and sleeps == [0]
+    flooded = flood._PacedSocket(_Socket(10 * flood.READ_LIMIT[0]), sleeps.append)
+    while flooded._tokens >= 0:
+        flooded.recv(65536)
+    assert sleeps[-1] > 0

@@ -46,3 +46,22 @@ def test_counting_an_action_leaves_no_cycle_for_the_collector():
         gc.set_debug(0)
         gc.garbage.clear()
     assert kept == 0
+
+
+def test_a_game_s_record_is_counted_as_the_file_the_gm_downloads():
+    from rulebook import bank
+
+    from facilitator.engine import Game, parse_settings
+    from facilitator.engine.record import FORMAT
+    from facilitator.store.games import record_bytes
+    settings = parse_settings({"teams": [{"name": f"Equipo {n}", "members": 4}
+                                         for n in range(1, 5)]})
+    for questions in (bank(), bank()[:1], []):
+        game = Game(settings, questions)
+        game.play({"do": "declare", "mode": "normal"})
+        game.play({"do": "adjust", "team": 2, "points": 1, "reason": "Pregunta «buena»"})
+        record = {"format": FORMAT, "name": "", "settings": settings.to_dict(),
+                  "questions": [q.to_dict() for q in questions],
+                  "actions": [a.to_dict() for a in game.log]}
+        text = json.dumps(record, ensure_ascii=False, indent=1)
+        assert record_bytes(game) == len(text.encode("utf-8"))

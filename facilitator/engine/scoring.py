@@ -1,6 +1,7 @@
 """Scores and ranking (R-P1, R-P2, R-P4)."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from .numbers import plain
@@ -10,9 +11,26 @@ from .state import GameState, TeamState
 
 def score(team: TeamState, points: Points) -> Fraction:
     """R-P2: cards, consolations, bonuses and pifies at their values, plus adjustments."""
-    return (len(team.cards) * points.card + team.consolations * points.consolation
-            + team.bonuses * points.risky_bonus + team.pifies * points.pifie
-            + sum((p for p, _ in team.adjustments), Fraction(0)))
+    # The same exact sum in whole units of the values' common denominator: Fraction
+    # arithmetic costs a microsecond an operation, and the standings come with every
+    # change of every game (the settings keep values to steps of 0.01).
+    card, consolation, bonus, pifie = (points.card, points.consolation, points.risky_bonus,
+                                       points.pifie)
+    unit = math.lcm(card.denominator, consolation.denominator, bonus.denominator,
+                    pifie.denominator)
+    units = (len(team.cards) * card.numerator * (unit // card.denominator)
+             + team.consolations * consolation.numerator * (unit // consolation.denominator)
+             + team.bonuses * bonus.numerator * (unit // bonus.denominator)
+             + team.pifies * pifie.numerator * (unit // pifie.denominator))
+    given = [p for p, _ in team.adjustments]
+    if all(p.denominator == 1 for p in given):       # whole adjustments, the usual ones
+        return Fraction(units + unit * sum(p.numerator for p in given), unit)
+    return sum(given, Fraction(units, unit))
+
+
+def adjustments(team: TeamState) -> Fraction:
+    """The sum of a team's adjustments (R-P2), exactly."""
+    return sum((p for p, _ in team.adjustments), Fraction(0))
 
 
 def ranking_key(team: TeamState, points: Points) -> tuple:
@@ -41,7 +59,7 @@ def standings(state: GameState) -> list[dict]:
             "cards": len(team.cards), "author_cards": len(authors),
             "type_cards": len(team.cards) - len(authors), "card_list": list(team.cards),
             "pifies": team.pifies, "consolations": team.consolations, "bonuses": team.bonuses,
-            "adjustments": plain(sum((p for p, _ in team.adjustments), Fraction(0))),
+            "adjustments": plain(adjustments(team)),
             "special": dict(team.special),
         })
     return rows

@@ -457,12 +457,21 @@ class _PacedSocket:
 
     def recv(self, *args):
         """Read as the socket would, then let the other connections run (for as long as
-        this connection is over its byte budget)."""
-        data = self._sock.recv(min(args[0], READ_CHUNK) if args else READ_CHUNK, *args[1:])
+        this connection is over its byte budget).
+
+        A read that did not fill its chunk emptied the socket: the next one waits for
+        data, and so gives the loop back anyway. Only a full chunk (more may be there)
+        or a connection over its budget switches here: an honest device's every
+        message would otherwise pay a turn of the whole loop for nothing."""
+        size = min(args[0], READ_CHUNK) if args else READ_CHUNK
+        data = self._sock.recv(size, *args[1:])
         now = time.monotonic()
         self._tokens = min(self._capacity, self._tokens + (now - self._last) * self._rate) - len(data)
         self._last = now
-        self._sleep(-self._tokens / self._rate if self._tokens < 0 else 0)
+        if self._tokens < 0:
+            self._sleep(-self._tokens / self._rate)
+        elif len(data) >= size:
+            self._sleep(0)
         return data
 
     def __getattr__(self, name):

@@ -113,7 +113,8 @@ GM_RESERVE_ACTIONS, GM_RESERVE_BYTES = 100, 200_000
 UPLOAD_LIMIT = 2 * 1024 * 1024
 assert MAX_RECORD_BYTES + GM_RESERVE_BYTES < UPLOAD_LIMIT - 50_000
 
-#: game → [actions of its log counted, bytes of its record so far] (see ``record_bytes``).
+#: game → [actions of its log counted, bytes of its record so far, the action last
+#: checked against the cap and its bytes] (see ``record_bytes`` and ``_within_cap``).
 _RECORD_SIZES: "weakref.WeakKeyDictionary[Game, list]" = weakref.WeakKeyDictionary()
 
 
@@ -150,17 +151,40 @@ def _action_bytes(data: dict) -> int:
     return size + 2 * lines + 2
 
 
+#: Question → (bytes, lines) of its indented JSON: games of one bank share their
+#: questions (``_shared_question``), so each is counted once, not once a game.
+_QUESTION_SIZES: "weakref.WeakKeyDictionary[Question, tuple[int, int]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _questions_bytes(questions) -> int:
+    """What a record's list of ``questions`` adds to an empty one ("[]"), indented."""
+    total = count = 0
+    for question in questions:
+        size = _QUESTION_SIZES.get(question)
+        if size is None:
+            size = _QUESTION_SIZES[question] = indented_size(question.to_dict())
+        # At depth 2: each of its lines two spaces further in, after a line break and
+        # two spaces, and a comma after all but the last.
+        total += size[0] + 2 * (size[1] - 1) + 3 + 1
+        count += 1
+    # Less the last one's comma; the closing bracket on a line of its own ("\n ]").
+    return total - 1 + 2 if count else 0
+
+
 def record_bytes(game: Game, name: str = "") -> int:
     """The size of ``game``'s record as the GM downloads it, counted once per action."""
     entry = _RECORD_SIZES.get(game)
     if entry is None:
         empty = {"format": FORMAT, "name": name, "settings": game.settings.to_dict(),
-                 "questions": [q.to_dict() for q in game.questions.values()], "actions": []}
+                 "questions": [], "actions": []}
         # + 1: a list that holds actions closes on a line of its own ("\n ]", not "[]").
-        entry = _RECORD_SIZES[game] = [0, indented_size(empty)[0] + 1]
+        entry = _RECORD_SIZES[game] = [0, indented_size(empty)[0] + 1
+                                       + _questions_bytes(game.questions.values()), None, 0]
     log = game.log
     if entry[0] < len(log):
-        entry[1] += sum(_action_bytes(a.to_dict()) for a in log[entry[0]:])
+        entry[1] += sum(entry[3] if a is entry[2] else _action_bytes(a.to_dict())
+                        for a in log[entry[0]:])
         entry[0] = len(log)
     return entry[1]
 
@@ -173,9 +197,12 @@ def _within_cap(game: Game, action, sent_by: str) -> None:
         raise Refusal("limit", f"this game holds {game.seq} actions, the most a game may "
                                f"hold{' for a team' if not gm else ''}: nothing more is stored")
     budget = MAX_RECORD_BYTES + (GM_RESERVE_BYTES if gm else 0)
-    if record_bytes(game) + _action_bytes(action.to_dict()) > budget:
+    size = _action_bytes(action.to_dict())
+    if record_bytes(game) + size > budget:
         raise Refusal("limit", f"this game's record is near {budget // 1000} KB, the most a "
                                f"game may hold: nothing more is stored")
+    # Counted once: played next, it is the action record_bytes adds to the record.
+    _RECORD_SIZES[game][2:] = [action, size]
 
 
 def _names_again(game: Game, action) -> bool:
