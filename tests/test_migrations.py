@@ -188,3 +188,23 @@ def test_a_deleted_newest_games_id_is_never_given_again(empty_database, tmp_path
     assert second > first
     assert store.row(second).public_id != store.row(1).public_id
     assert len({r.public_id for r in store.list_games()}) == len(store.list_games())
+
+
+def test_the_head_a_start_looks_for_is_alembic_s_head():
+    # A database stamped schema.HEAD is taken as up to date without reading a revision:
+    # a revision added without moving HEAD would never be applied.
+    assert schema.HEAD == schema.head_revision() == schema.known_revisions()[-1]
+
+
+def test_a_start_on_a_database_at_head_does_not_load_alembic(tmp_path):
+    # Every start but a release's first: the restart after a crash comes back sooner.
+    url = f"sqlite:///{tmp_path}/head.db"
+    first = Database()
+    first.connect(url)
+    first.engine.dispose()
+    code = ("import sys; from facilitator.store.database import Database; d = Database(); "
+            f"d.connect({url!r}); assert d.schema_change is None; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert shown.stdout.strip() == "[]", shown.stdout

@@ -89,10 +89,20 @@ def read_device_token(secret_key: str, token: object, games, grace_hours: float,
     if found is None:
         return None
     game = games.find_public_id(found.public_id)
-    if game is None or found.device in (game.removed_devices or ()):
+    if game is None or not device_admitted(found, game, grace_hours, now):
         return None
+    return Audience(TEAM, game.id, found.team, found.device)
+
+
+def device_admitted(found: DeviceToken, game, grace_hours: float,
+                    now: datetime | None = None) -> bool:
+    """Whether the device of token ``found`` may still be in ``game`` (its row, or what
+    ``GameStore.find_public_id`` gives): not removed by the GM, and the game not over
+    for longer than ``grace_hours``."""
+    if found.device in (game.removed_devices or ()):
+        return False
     if game.ended_at is not None:
         now = now or datetime.now(timezone.utc).replace(tzinfo=None)    # stored naive, UTC
         if game.ended_at + timedelta(hours=grace_hours) < now:
-            return None
-    return Audience(TEAM, game.id, found.team, found.device)
+            return False
+    return True

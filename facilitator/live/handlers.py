@@ -7,13 +7,14 @@ the ``format`` error and changes nothing.
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from flask import current_app, request, session
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
 from ..engine import Refusal
 from . import rooms
-from .audience import GM, PROJECTOR, TEAM, Audience, read_device_token
+from .audience import GM, PROJECTOR, TEAM, Audience, decode_device_token, device_admitted
 from .flood import FloodGuard, gate_events, gate_messages, guard_scale, pace_websocket_reads
 from .timers import OPS
 from ..web.auth import gm_logged_in      # the console's own check of its session
@@ -67,9 +68,10 @@ NO_SUCH_GAME = {GM: "auth: no such game",
                 PROJECTOR: "auth: unknown projector code"}
 
 
-def _authenticate(auth: object) -> Audience:
-    """Who a new connection is, from its ``auth`` payload and cookies (not yet checked
-    against the database: ``on_connect`` loads the game once for that and the snapshot)."""
+def _authenticate(auth: object) -> tuple[Audience, Callable | None]:
+    """Who a new connection is, from its ``auth`` payload and cookies, and for a team's
+    device the check its game's row must pass (``on_connect`` loads the game once, for
+    that check and the snapshot: one query for a connection, not two)."""
     store = current_app.extensions["facilitator_live"].store
     if not isinstance(auth, dict):
         auth = {}
@@ -80,22 +82,24 @@ def _authenticate(auth: object) -> Audience:
             raise ConnectionRefusedError("auth: log in to the GM console first")
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise ConnectionRefusedError(NO_SUCH_GAME[GM])
-        return Audience(GM, game_id)          # on_connect checks that the game exists
+        return Audience(GM, game_id), None    # on_connect checks that the game exists
     if role == TEAM:
         token = auth.get("token") or request.cookies.get("team_token")
-        # The token names the game by its public id: a deleted game's, a removed device's
-        # or a game over for longer than the grace period is refused here.
-        audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
-                                     current_app.config["DEVICE_GRACE_HOURS"])
-        if audience is None:
+        # The token names the game by its public id: a deleted game's is refused when
+        # its game is not found, a removed device's or one of a game over for longer
+        # than the grace period when its row is read.
+        found = decode_device_token(current_app.config["SECRET_KEY"], token)
+        game_id = store.game_of_public_id(found.public_id) if found is not None else None
+        if game_id is None:
             raise ConnectionRefusedError(NO_SUCH_GAME[TEAM])
-        return audience
+        grace = current_app.config["DEVICE_GRACE_HOURS"]
+        return (Audience(TEAM, game_id, found.team, found.device),
+                lambda row: device_admitted(found, row, grace))
     if role == PROJECTOR:
-        watch = auth.get("watch")
-        row = store.find_watch_code(watch) if isinstance(watch, str) and len(watch) < 40 else None
-        if row is None:
+        game_id = store.game_of_watch_code(auth.get("watch"))
+        if game_id is None:
             raise ConnectionRefusedError(NO_SUCH_GAME[PROJECTOR])
-        return Audience(PROJECTOR, row.id)
+        return Audience(PROJECTOR, game_id), None
     raise ConnectionRefusedError("auth: say who you are: role gm, team or projector")
 
 
@@ -172,7 +176,7 @@ def register(socketio) -> None:
         if not flood().allow_connect(auth, request.remote_addr):   # before any query
             raise ConnectionRefusedError("rate: too many connections from this device; "
                                          "wait a moment")
-        audience = _authenticate(auth)
+        audience, admit = _authenticate(auth)
         # From this process's first connection on, it closes its own connections when
         # another process deletes their game or removes their device.
         live().listen_for_kicks()
@@ -180,7 +184,7 @@ def register(socketio) -> None:
         # snapshot or broadcast to the room, never lost in between.
         room = rooms.room_of(audience)
         join_room(room)
-        message = live().snapshot_for(audience)
+        message = live().snapshot_for(audience, admit)
         if message is None:
             leave_room(room)
             raise ConnectionRefusedError(NO_SUCH_GAME[audience.role])
@@ -189,6 +193,7 @@ def register(socketio) -> None:
                           socketio.server.manager.eio_sid_from_sid(request.sid, "/"),
                           gm=audience.role == GM)
         emit("state", message, to=request.sid)
+        live().sent_at_connect(request.sid, message["seq"])
         if audience.role == TEAM:
             live().devices_changed(audience.game_id)
 
@@ -199,6 +204,7 @@ def register(socketio) -> None:
             return _refusal("format", "'disconnect' is not an event a client sends")
         audience = live().presence.remove(request.sid)
         flood().forget(request.sid)
+        live().forget_connection(request.sid)
         if audience is not None and audience.role == TEAM:
             live().devices_changed(audience.game_id)
 
@@ -258,6 +264,10 @@ def register(socketio) -> None:
         known = payload.get("seq") if payload else None
         if known is not None and (not isinstance(known, int) or isinstance(known, bool)):
             return _refusal("format", "seq must be a whole number")
+        if live().just_sent(request.sid, known):
+            # A device syncs as it reconnects, with the seq of the state it was just
+            # sent (loaded after it joined its rooms): up to date, nothing to ask.
+            return {"ok": True, "seq": known}
         if isinstance(known, int) and live().holds_current(audience.game_id, known):
             return {"ok": True, "seq": known}       # up to date: answered without loading
         message = live().snapshot_for(audience)

@@ -11,7 +11,7 @@ import threading
 import time
 
 from socketio.pubsub_manager import PubSubManager
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 from ..engine import ACTION_TYPES, Refusal
 from ..engine.actions import Exchange, parse_action
@@ -25,8 +25,12 @@ from .snapshots import snapshot, snapshots
 
 log = logging.getLogger(__name__)
 
-#: Seconds a GM's "devices connected" count waits, to gather a burst of (re)connections.
+#: Seconds a GM's "devices connected" count waits, to gather a burst of (re)connections;
+#: while devices keep coming it waits again, DEVICES_MAX_WAIT seconds at the most (a
+#: restarted server's classroom comes back over several seconds: one update a game,
+#: not one every DEVICES_DELAY).
 DEVICES_DELAY = 0.3
+DEVICES_MAX_WAIT = 2.0
 
 #: Actions a team device may send for itself; the rest are the GM's (R-G4).
 TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
@@ -46,7 +50,8 @@ class LiveGames:
         self.socketio = socketio
         self.presence = presence
         self._snapshots: dict[int, tuple] = {}       # game id → (cache key, messages)
-        self._devices_due: set[int] = set()          # games whose GM count is about to be sent
+        self._connect_seqs: dict[str, int] = {}      # connection → seq of its first state
+        self._devices_due: dict[int, int] = {}       # game → changes since its count was due
         self._devices_sent: dict[int, tuple] = {}    # game id → the devices the GMs last got
         self._devices_lock = threading.Lock()
         self.classes = ClassScreens(store)           # issue 15: a class game's screens
@@ -241,12 +246,15 @@ class LiveGames:
 
     # -- what screens receive ----------------------------------------------------------
 
-    def snapshot_for(self, audience: Audience) -> dict | None:
-        """The current ``state`` message for one audience."""
+    def snapshot_for(self, audience: Audience, admit=None) -> dict | None:
+        """The current ``state`` message for one audience, or None if there is no such
+        game or, with ``admit``, the game's row does not pass it (``admit(row)``)."""
         loaded = self.store.load(audience.game_id)
         if loaded is None:
             return None
         game, row = loaded
+        if admit is not None and not admit(row):
+            return None
         return self._from_cache(game, row, audience)
 
     def holds_current(self, game_id: int, seq: object) -> bool:
@@ -265,8 +273,7 @@ class LiveGames:
             return False
         if not isinstance(self.socketio.server.manager, PubSubManager):
             return True
-        with self.store.database.session() as session:
-            return session.scalar(select(GameRow.seq).where(GameRow.id == game_id)) == seq
+        return self.store.seq_of(game_id) == seq
 
     @staticmethod
     def _cache_key(game, row) -> tuple:
@@ -278,7 +285,7 @@ class LiveGames:
         self._snapshots[row.id] = (self._cache_key(game, row) + ClassScreens.key(overlay),
                          {(a.role, a.team): m for a, m in messages})
 
-    def _from_cache(self, game, row, audience: Audience) -> dict:
+    def _from_cache(self, game, row, audience: Audience, info: tuple | None = None) -> dict:
         cache = self._snapshots
         entry = cache.get(row.id)
         now = time.time()
@@ -294,9 +301,9 @@ class LiveGames:
         message = {**message, "now": int(now * 1000),
                    "timer": timers.public(row.timer or {}, game, now)}
         if audience.role == GM:
-            message["devices"], message["device_ids"] = self.presence.device_info(row.id)
+            message["devices"], message["device_ids"] = info or self.presence.device_info(row.id)
         elif audience.role == PROJECTOR:
-            message["devices"] = self.presence.devices(row.id)
+            message["devices"] = info[0] if info else self.presence.devices(row.id)
         return message
 
     def broadcast(self, game_id: int, loaded=None) -> None:
@@ -327,32 +334,61 @@ class LiveGames:
         """
         with self._devices_lock:
             if game_id in self._devices_due:
+                self._devices_due[game_id] += 1
                 return
-            self._devices_due.add(game_id)
+            self._devices_due[game_id] = 0
         self.socketio.start_background_task(self._send_devices_later, game_id)
 
     def _send_devices_later(self, game_id: int) -> None:
-        self.socketio.sleep(DEVICES_DELAY)
-        with self._devices_lock:
-            self._devices_due.discard(game_id)
+        waited = 0.0
+        while True:
+            self.socketio.sleep(DEVICES_DELAY)
+            waited += DEVICES_DELAY
+            with self._devices_lock:
+                if not self._devices_due.get(game_id) or waited >= DEVICES_MAX_WAIT:
+                    self._devices_due.pop(game_id, None)
+                    break
+                self._devices_due[game_id] = 0      # more came meanwhile: wait for them
         self.presence.publish(game_id)
-        if self._devices_sent.get(game_id) == self.presence.device_info(game_id):
+        info = self.presence.device_info(game_id)
+        if self._devices_sent.get(game_id) == info:
             return               # a device that left and came back: the GMs' count holds
         try:
-            self.broadcast_devices(game_id)
+            self.broadcast_devices(game_id, info)
         except Exception:    # a database hiccup: the next change or sync brings the count
             log.exception("devices update of game %s", game_id)
 
-    def broadcast_devices(self, game_id: int) -> None:
+    def broadcast_devices(self, game_id: int, info: tuple | None = None) -> None:
         """Tell the GM consoles which teams have devices connected, and the projectors
-        how many (their lobby shows the teams joining)."""
-        message = self.snapshot_for(Audience(GM, game_id))
-        if message is not None:
-            self._devices_sent[game_id] = (message["devices"], message["device_ids"])
-            self.socketio.emit("state", message, to=rooms.gm_room(game_id))
-            public = self.snapshot_for(Audience(PROJECTOR, game_id))
-            if public is not None:
-                self.socketio.emit("state", public, to=rooms.public_room(game_id))
+        how many (their lobby shows the teams joining). ``info``: the devices, as
+        ``presence.device_info`` just gave them."""
+        loaded = self.store.load(game_id)       # once for both audiences
+        if loaded is None:
+            return
+        game, row = loaded
+        info = info or self.presence.device_info(game_id)
+        message = self._from_cache(game, row, Audience(GM, game_id), info)
+        public = self._from_cache(game, row, Audience(PROJECTOR, game_id), info)
+        self._devices_sent[game_id] = info
+        self.socketio.emit("state", message, to=rooms.gm_room(game_id))
+        self.socketio.emit("state", public, to=rooms.public_room(game_id))
+
+    # -- a connection's first state ------------------------------------------------------
+
+    def sent_at_connect(self, sid: str, seq: int) -> None:
+        """Connection ``sid`` got its first state, at ``seq`` (loaded after it joined its
+        rooms: whatever is committed later reaches it as a broadcast)."""
+        self._connect_seqs[sid] = seq
+
+    def just_sent(self, sid: str, seq: object) -> bool:
+        """Whether ``seq`` is the seq of the first state connection ``sid`` got, asked
+        in its first ``sync`` (a device syncs as it reconnects): up to date without
+        asking the database. Asked once per connection."""
+        return self._connect_seqs.pop(sid, None) == seq and isinstance(seq, int)
+
+    def forget_connection(self, sid: str) -> None:
+        """Connection ``sid`` closed."""
+        self._connect_seqs.pop(sid, None)
 
 
     # -- a game's devices belong to that game only -------------------------------------
@@ -412,6 +448,6 @@ class LiveGames:
         self.classes.forget(game_id)
         self._devices_sent.pop(game_id, None)
         with self._devices_lock:
-            self._devices_due.discard(game_id)
+            self._devices_due.pop(game_id, None)
         self.presence.forget_game(game_id)
         self.store.forget_game(game_id)

@@ -21,22 +21,34 @@ def _words(count: int = 3) -> str:
     return "-".join("".join(secrets.choice(syllables) for _ in range(3)) for _ in range(count))
 
 
-def set_secret(database: Database, name: str, value: str) -> None:
-    """Store ``value``'s hash under ``name``, replacing any earlier one."""
+def set_secret(database: Database, name: str, value: str, hashed: str | None = None) -> None:
+    """Store ``value``'s hash under ``name``, replacing any earlier one (``hashed``: that
+    hash, already computed)."""
+    hashed = hashed or generate_password_hash(value)
     with database.session() as session:
         row = session.get(SecretRow, name)
-        hashed = generate_password_hash(value)
         if row is None:
             session.add(SecretRow(name=name, hash=hashed))
         else:
             row.hash = hashed
 
 
-def new_console_secret(database: Database) -> str:
-    """A fresh console secret (printed by ``facilitator serve``); the old one stops working."""
-    value = _words()
-    set_secret(database, CONSOLE_SECRET, value)
+def new_console_secret(database: Database, value: str | None = None,
+                       hashed: str | None = None) -> str:
+    """A fresh console secret (printed by ``facilitator serve``); the old one stops working.
+    ``value`` and its ``hashed`` form: made beforehand (see ``console_secret``)."""
+    if value is None:
+        value, hashed = _words(), None
+    set_secret(database, CONSOLE_SECRET, value, hashed)
     return value
+
+
+def console_secret(hash_with) -> tuple[str, object]:
+    """A fresh console secret and its hash being computed by ``hash_with(function,
+    value)`` (a thread pool's ``spawn``: scrypt takes some 80 ms, which a starting
+    server spends building the app meanwhile); the hash is the result's ``get()``."""
+    value = _words()
+    return value, hash_with(generate_password_hash, value)
 
 
 def check_gm(database: Database, value: str, env_password: str | None = None) -> bool:

@@ -234,6 +234,10 @@ class GameStore:
         # a change can then be written in one statement (``_transact_at_version``).
         self._rows: dict[int, LiveRow] = {}
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
+        # What never changes in a game's life: the game a public id or a watch code names.
+        self._public_ids: dict[str, int] = {}
+        self._watch_codes: dict[str, int] = {}
+        self._naming = threading.Lock()
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._deadlines: dict[int, float] = {}   # timers this process saw committed or loaded
@@ -244,6 +248,8 @@ class GameStore:
             self._games.clear()
             self._rows.clear()
             self._contended.clear()
+            self._public_ids.clear()
+            self._watch_codes.clear()
             self._deadlines.clear()
 
     # -- timers this process knows of --------------------------------------------------
@@ -339,6 +345,40 @@ class GameStore:
             return GameRef(found.id, found.ended_at, list(found.removed_devices or [])) \
                 if found is not None else None
 
+    def game_of_public_id(self, public_id: object) -> int | None:
+        """The id of the game a device token names by its public id, or None. Read once
+        per process: a game's public id never changes and is never another game's (a
+        deleted game's id then finds no game to load)."""
+        if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
+            return None
+        return self._named(self._public_ids, GameRow.public_id, public_id)
+
+    def game_of_watch_code(self, code: object) -> int | None:
+        """The id of the game a projector's watch code shows, or None (read once per
+        process, as ``game_of_public_id``)."""
+        if not isinstance(code, str) or not 0 < len(code) < 40:
+            return None
+        return self._named(self._watch_codes, GameRow.watch_code, normalise_code(code))
+
+    def _named(self, known: dict[str, int], column, value: str) -> int | None:
+        found = known.get(value)
+        if found is None:
+            # One lookup at a time: the devices of a game that reconnect together
+            # (a restart) ask the database once, the others find it known.
+            with self._naming:
+                found = known.get(value)
+                if found is None:
+                    with self.database.read() as connection:
+                        found = connection.scalar(select(GameRow.id).where(column == value))
+                    if found is not None:
+                        known[value] = found
+        return found
+
+    def seq_of(self, game_id: int) -> int | None:
+        """Game ``game_id``'s seq as the database has it now (one light query), or None."""
+        with self.database.read() as connection:
+            return connection.scalar(select(GameRow.seq).where(GameRow.id == game_id))
+
     def public_id(self, game_id: int) -> str | None:
         """The public id of game ``game_id`` (what its device tokens name), or None."""
         with self.database.read() as connection:
@@ -394,6 +434,9 @@ class GameStore:
         with self._guard:
             self._forget_state(game_id)
             self._contended.pop(game_id, None)
+            for names in (self._public_ids, self._watch_codes):
+                for name in [name for name, named in names.items() if named == game_id]:
+                    del names[name]
             self._deadlines.pop(game_id, None)
             self._locks.pop(game_id, None)
 
