@@ -38,7 +38,7 @@ def create_app(test_config: dict | None = None):
     from .extensions import database, presence, socketio, store
     from .live.contexts import match_socketio_path
     from .live.handlers import register
-    from .live.packets import drop_malformed_packets
+    from .live.packets import PacketJson, drop_malformed_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
 
@@ -60,7 +60,8 @@ def create_app(test_config: dict | None = None):
                       channel=app.config["MESSAGE_QUEUE_CHANNEL"],
                       max_http_buffer_size=64 * 1024, ping_interval=app.config["PING_INTERVAL"],
                       ping_timeout=app.config["PING_TIMEOUT"],
-                      cors_allowed_origins=None, serializer=json_packet_class())
+                      cors_allowed_origins=None, serializer=json_packet_class(),
+                      json=PacketJson)
     drop_malformed_packets(socketio.server)
     match_socketio_path(app)        # the default path, the one static/js/live.js uses
     app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))

@@ -1,4 +1,5 @@
-"""Socket.IO packets no client library sends are dropped with one log line.
+"""Socket.IO packets: those no client library sends are dropped with one log line, and
+the JSON every packet is written and read with (``PacketJson``).
 
 python-socketio logs a full traceback for a packet it cannot decode (broken
 JSON, an unknown packet type, nesting deeper than the decoder's recursion)
@@ -8,7 +9,11 @@ dropped and one line says so.
 """
 from __future__ import annotations
 
+import json
 import logging
+
+import orjson
+from engineio import json as engineio_json
 
 log = logging.getLogger(__name__)
 
@@ -35,3 +40,27 @@ def drop_malformed_packets(server) -> None:
 
     server._handle_event = on_event          # found before the class's method
     server.eio.on("message", on_message)     # replaces the handler registered at start
+
+
+class PacketJson:
+    """The JSON of Socket.IO's packets (``json=`` of the server): written with orjson,
+    read with Engine.IO's own module.
+
+    Every accepted change writes each audience its state (a few kilobytes of nested
+    lists and dicts): the standard encoder took some 40 µs a message, orjson a sixth
+    of that, and writes accented text as UTF-8 instead of ``\\u00f1`` escapes. A text
+    orjson refuses (a lone surrogate, which no page sends and the handlers refuse) is
+    written by the standard module, as before. Reading stays with Engine.IO's module:
+    it refuses integers of hundreds of digits, and lets a lone surrogate reach the
+    handlers, which answer ``format`` instead of dropping the packet unread.
+    """
+
+    @staticmethod
+    def dumps(value, **_options) -> str:
+        """``value`` as compact JSON text (python-socketio's separators are orjson's)."""
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:          # orjson.JSONEncodeError: what json may still write
+            return json.dumps(value, separators=(",", ":"))
+
+    loads = staticmethod(engineio_json.loads)
