@@ -75,13 +75,13 @@ def main() -> None:
 def run(args, url: str) -> None:
     from socketio.packet import EVENT
 
-    from facilitator import create_app, json_packet_class
+    from facilitator import create_app
     from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
 
     app = create_app({"DATABASE_URL": url, "ASYNC_MODE": "gevent", "GM_PASSWORD": "bench",
                       "SECRET_KEY": "bench", "TESTING": True})
     live = app.extensions["facilitator_live"]
-    packet = json_packet_class()
+    packet = live.socketio.server.packet_class        # with the server's JSON
     encoded = [0]
 
     def emit(event, data, to=None, **_kwargs):

@@ -42,3 +42,22 @@ def test_an_idle_connection_killed_by_the_database_is_replaced(store, monkeypatc
     changed = games.transact(game_id, "gm", lambda c: c.play({"do": "declare", "mode": "normal"}))
     assert changed.played == [1]
     assert games.load(game_id)[0].seq == 1
+
+
+def test_a_connection_lost_under_an_action_is_not_handed_out_again(store):
+    # Killed while in constant use (so not pinged): the action it carried fails, and the
+    # pool opens a new connection for the next one instead of giving out the dead one.
+    games, url, _module = store
+    game_id = games.create_game("Pool", SETTINGS, bank())
+    games.transact(game_id, "gm", lambda c: c.play({"do": "declare", "mode": "normal"}))
+    adjust = {"do": "adjust", "team": 1, "points": 1, "reason": "Participación"}
+    assert _kill_other_connections(url) >= 1
+    outcomes = []
+    for _ in range(3):
+        try:
+            outcomes.append(games.transact(game_id, "gm", lambda c: c.play(adjust)).played)
+        except Exception as error:          # noqa: BLE001 - the lost connection's action
+            outcomes.append(type(error).__name__)
+    assert isinstance(outcomes[-1], list) and isinstance(outcomes[-2], list), outcomes
+    game, row = games.load(game_id)
+    assert game.seq == row.seq == 1 + sum(isinstance(o, list) for o in outcomes)

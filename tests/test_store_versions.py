@@ -193,3 +193,17 @@ def test_a_change_writing_more_than_its_row_takes_the_locked_path(stores, monkey
     assert spy.paths == ["locked"] and change.played == [1]
     assert _actions(store, game_id) == [DECLARE]
     assert store.load(game_id)[1].name == "Renombrada"
+
+
+def test_the_timer_kept_with_an_action_is_the_same_from_either_process(stores):
+    # R-G1: an undo puts back the timer kept with the action it takes back; the process
+    # that stored it remembers it, another reads it: both find the same.
+    here, there = stores
+    game_id = here.create_game("Relojes", SETTINGS, bank())
+    kept = {"state": "paused", "seconds": 90, "turn": 1, "remaining": 41.5}
+    here.transact(game_id, "gm", lambda c: c.play(DECLARE, timer_before=kept))
+    found = {}
+    for name, store in (("here", here), ("there", there)):
+        store.transact(game_id, "gm", lambda c: found.__setitem__(
+            name, store.timer_before(c, 1)))
+    assert found == {"here": kept, "there": kept}

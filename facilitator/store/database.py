@@ -154,22 +154,45 @@ class Database:
                                                                 columns)).fetchone()
         return found[0] if found is not None else None
 
-    def append_if_unchanged(self, connection: Connection, game_id: int, actions: list[dict],
-                            values: dict, version: int) -> int | None:
+    def append_if_unchanged(self, game_id: int, actions: list[dict], values: dict,
+                            version: int) -> int | None:
         """``append`` in one statement of its own, applied only if game ``game_id``'s row
         is still at ``version``: the row's new version, or None (and nothing stored)
         when anything changed the row since, or it is gone. PostgreSQL through
-        psycopg only (``plain_sql``); ``connection`` in autocommit.
+        psycopg only (``plain_sql``).
 
-        The statement is its own transaction: the update takes the row's lock, waits for
-        any other writer and looks at the row again, so a change made meanwhile, by any
-        process or page, is never overwritten; the actions are inserted only with the
-        update (an insert that fails undoes the update too)."""
+        The statement is its own transaction (autocommit): the update takes the row's
+        lock, waits for any other writer and looks at the row again, so a change made
+        meanwhile, by any process or page, is never overwritten; the actions are
+        inserted only with the update (an insert that fails undoes the update too)."""
         columns = tuple(values)
         sql = _plain_append_if(len(actions), columns)
-        found = _driver(connection).execute(
-            sql, [*_append_params(game_id, actions, values, columns), version]).fetchone()
+        params = [*_append_params(game_id, actions, values, columns), version]
+        with self._autocommit() as driver:
+            found = driver.execute(sql, params).fetchone()
         return found[0] if found is not None else None
+
+    @contextmanager
+    def _autocommit(self):
+        """A pooled connection's psycopg connection, in autocommit for one statement:
+        without a SQLAlchemy ``Connection`` around it (its isolation level set and reset
+        for each use cost a third of the statement's own client-side work)."""
+        pooled = self.engine.raw_connection()
+        try:
+            driver = pooled.driver_connection
+            driver.autocommit = True
+            try:
+                yield driver
+            finally:
+                if not driver.closed:
+                    driver.autocommit = False
+        except psycopg.OperationalError:
+            # What SQLAlchemy's own connections do for a lost connection: the pool
+            # opens a new one instead of handing this one out again.
+            pooled.invalidate()
+            raise
+        finally:
+            pooled.close()          # back to the pool (which rolls back what is left)
 
     def lock_game(self, session: Session, game_id: int) -> GameRow | None:
         """Load game ``game_id`` locked for writing until the transaction ends."""

@@ -65,10 +65,15 @@ class Change:
     #: Whether the change runs in a transaction holding the game row's lock (see
     #: ``GameStore.transact``): only then may it write more than the game row.
     locked: bool = True
+    _database: Database | None = None       # outside the locked path, for ``read``
 
     def read(self, statement):
-        """The first value of ``statement``, read with the change (a query only)."""
-        return self._connection.scalar(statement)
+        """The first value of ``statement``, read with the change (a query only; outside
+        the locked path, on a connection of its own)."""
+        if self._connection is not None:
+            return self._connection.scalar(statement)
+        with self._database.read() as connection:
+            return connection.scalar(statement)
 
     def write(self, statement) -> None:
         """Run ``statement``, a write beyond the game row (another table), in the
@@ -219,6 +224,10 @@ class _LockNeeded(Exception):
     """A change outside the locked path wants to write more than the game row."""
 
 
+#: How many of a game's latest actions this process keeps the stored timer of: an undo
+#: puts back the timer kept with the action it takes back (R-G1), mostly a recent one.
+KEPT_TIMERS = 64
+
 #: Seconds a game whose row another writer changed takes the locked path only: its
 #: engine game, played on in vain, is loaded again, which the locked path need not do.
 CONTENDED_SECONDS = 30.0
@@ -234,6 +243,7 @@ class GameStore:
         # a change can then be written in one statement (``_transact_at_version``).
         self._rows: dict[int, LiveRow] = {}
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
+        self._timers: dict[int, dict[int, dict | None]] = {}   # game → seq → timer kept
         # What never changes in a game's life: the game a public id or a watch code names.
         self._public_ids: dict[str, int] = {}
         self._watch_codes: dict[str, int] = {}
@@ -248,6 +258,7 @@ class GameStore:
             self._games.clear()
             self._rows.clear()
             self._contended.clear()
+            self._timers.clear()
             self._public_ids.clear()
             self._watch_codes.clear()
             self._deadlines.clear()
@@ -434,6 +445,7 @@ class GameStore:
         with self._guard:
             self._forget_state(game_id)
             self._contended.pop(game_id, None)
+            self._timers.pop(game_id, None)
             for names in (self._public_ids, self._watch_codes):
                 for name in [name for name, named in names.items() if named == game_id]:
                     del names[name]
@@ -525,7 +537,7 @@ class GameStore:
                     # the row object is then set to match, as the callers see it.
                     version = self.database.append(connection, game_id, result.appended, values)
                     _set(row, values, version)
-                self._committed(row)
+                self._committed(row, result.appended)
             except Refusal:
                 if result_played(locals()):
                     self._forget_state(game_id)
@@ -552,14 +564,13 @@ class GameStore:
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
         row = known.copy()          # the known row stays as the database has it
-        result = Change(game=game, row=row, sent_by=sent_by, locked=False)
+        result = Change(game=game, row=row, sent_by=sent_by, locked=False,
+                        _database=self.database)
         try:
-            with self.database.read() as connection:     # autocommit: one statement
-                result._connection = connection
-                change(result)
-                values = _row_values(result)
-                version = self.database.append_if_unchanged(
-                    connection, game_id, result.appended, values, known.version)
+            change(result)
+            values = _row_values(result)
+            version = self.database.append_if_unchanged(game_id, result.appended, values,
+                                                        known.version)
         except (Refusal, _LockNeeded):
             if result.played:
                 self._forget_state(game_id)
@@ -577,18 +588,29 @@ class GameStore:
             self._contended[game_id] = time.monotonic() + CONTENDED_SECONDS
             return None
         _set(row, values, version)
-        self._committed(row)
+        self._committed(row, result.appended)
         return result
 
-    def _committed(self, row: LiveRow) -> None:
-        """Keep what a committed change left: the row at its version, the timer's deadline."""
+    def _committed(self, row: LiveRow, appended: list[dict]) -> None:
+        """Keep what a committed change left: the row at its version, the timer's deadline,
+        the timers stored with its actions."""
         if row.version is not None:
             self._rows[row.id] = row
         self._saw_deadline(row.id, row.timer_deadline)
+        if appended:
+            kept = self._timers.setdefault(row.id, {})
+            for action in appended:
+                kept[action["seq"]] = action["timer_before"]
+            while len(kept) > KEPT_TIMERS:
+                del kept[next(iter(kept))]          # the oldest: seqs come in order
 
     def timer_before(self, change: "Change", seq: int) -> dict | None:
-        """The timer kept with action ``seq`` of the game ``change`` is changing, read in
-        its transaction (None for actions stored before timers were kept)."""
+        """The timer kept with action ``seq`` of the game ``change`` is changing (None for
+        actions stored before timers were kept): as this process stored it, else read
+        with the change. What is stored with an action never changes."""
+        kept = self._timers.get(change.row.id)
+        if kept is not None and seq in kept:
+            return kept[seq]
         return change.read(select(ActionRow.timer_before).where(
             ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 
