@@ -207,3 +207,22 @@ def test_the_timer_kept_with_an_action_is_the_same_from_either_process(stores):
         store.transact(game_id, "gm", lambda c: found.__setitem__(
             name, store.timer_before(c, 1)))
     assert found == {"here": kept, "there": kept}
+
+
+def test_a_device_s_game_is_found_by_its_public_id_and_watch_code_in_any_process(
+        stores, monkeypatch):
+    from facilitator.store import games as games_module
+    here, there = stores
+    old = [here.create_game(f"Vieja {n}", SETTINGS, bank()) for n in range(3)]
+    monkeypatch.setattr(games_module, "NAMED_AT_ONCE", 2)      # the oldest is looked up alone
+    public = {gid: there.public_id(gid) for gid in old}
+    assert here.game_of_public_id(public[old[-1]]) == old[-1]
+    assert here.game_of_public_id(public[old[0]]) == old[0]
+    newer = there.create_game("Nueva", SETTINGS, bank())         # made by another process
+    watch = there.row(newer).watch_code
+    assert here.game_of_watch_code(watch.lower()) == newer
+    assert here.game_of_public_id(there.public_id(newer)) == newer
+    assert here.game_of_public_id("no-such-game") is None and here.game_of_watch_code("") is None
+    here.delete_game(newer)
+    assert here.game_of_public_id(public[old[1]]) == old[1]
+    assert here.load(here.game_of_public_id(public[old[1]]) or 0) is not None

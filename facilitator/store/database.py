@@ -133,6 +133,17 @@ class Database:
             found = connection.execute(query, {"game_id": game_id}).mappings().first()
         return LiveRow(found) if found is not None else None
 
+    def read_live_row(self, game_id: int) -> LiveRow | None:
+        """``live_row`` read on its own: on PostgreSQL one statement on a pooled psycopg
+        connection in autocommit (what every screen's connection asks first)."""
+        if not self.plain_sql:
+            with self.read() as connection:
+                return self.live_row(connection, game_id)
+        with self._autocommit() as driver:
+            found = driver.cursor(row_factory=dict_row).execute(PLAIN_LIVE_ROW,
+                                                                (game_id,)).fetchone()
+        return LiveRow(found) if found is not None else None
+
     def append(self, connection: Connection, game_id: int, actions: list[dict],
                values: dict) -> int | None:
         """Store ``actions`` (rows of ACTION_FIELDS) of game ``game_id`` and set

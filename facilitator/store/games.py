@@ -228,6 +228,10 @@ class _LockNeeded(Exception):
 #: puts back the timer kept with the action it takes back (R-G1), mostly a recent one.
 KEPT_TIMERS = 64
 
+#: How many of the newest games' public ids and watch codes a process learns at once
+#: (``GameStore._named``); an older game's are looked up one by one.
+NAMED_AT_ONCE = 2000
+
 #: Seconds a game whose row another writer changed takes the locked path only: its
 #: engine game, played on in vain, is loaded again, which the locked path need not do.
 CONTENDED_SECONDS = 30.0
@@ -248,6 +252,7 @@ class GameStore:
         self._public_ids: dict[str, int] = {}
         self._watch_codes: dict[str, int] = {}
         self._naming = threading.Lock()
+        self._named_after = 0                     # the newest game whose names are known
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._deadlines: dict[int, float] = {}   # timers this process saw committed or loaded
@@ -261,6 +266,7 @@ class GameStore:
             self._timers.clear()
             self._public_ids.clear()
             self._watch_codes.clear()
+            self._named_after = 0
             self._deadlines.clear()
 
     # -- timers this process knows of --------------------------------------------------
@@ -374,16 +380,34 @@ class GameStore:
     def _named(self, known: dict[str, int], column, value: str) -> int | None:
         found = known.get(value)
         if found is None:
-            # One lookup at a time: the devices of a game that reconnect together
-            # (a restart) ask the database once, the others find it known.
+            # One lookup at a time, and each learns the names of every game made since
+            # the last one: the devices of a hundred games reconnecting after a restart
+            # ask the database once, not once a game.
             with self._naming:
                 found = known.get(value)
                 if found is None:
+                    self._learn_new_games()
+                    found = known.get(value)
+                if found is None:         # an older game than those learnt, or none
                     with self.database.read() as connection:
                         found = connection.scalar(select(GameRow.id).where(column == value))
                     if found is not None:
                         known[value] = found
         return found
+
+    def _learn_new_games(self) -> None:
+        """Learn the public id and watch code of the games made since the newest one
+        this process knows of (ids are never reused), NAMED_AT_ONCE at the most."""
+        with self.database.read() as connection:
+            found = connection.execute(
+                select(GameRow.id, GameRow.public_id, GameRow.watch_code)
+                .where(GameRow.id > self._named_after)
+                .order_by(GameRow.id.desc()).limit(NAMED_AT_ONCE)).all()
+        for game_id, public_id, watch_code in found:
+            self._public_ids[public_id] = game_id
+            self._watch_codes[watch_code] = game_id
+        if found:
+            self._named_after = max(self._named_after, found[0][0])
 
     def seq_of(self, game_id: int) -> int | None:
         """Game ``game_id``'s seq as the database has it now (one light query), or None."""
@@ -466,12 +490,16 @@ class GameStore:
 
     def load(self, game_id: int) -> tuple[Game, LiveRow] | None:
         """The game replayed up to the database's last action, and its row's live columns."""
-        with self.lock(game_id), self.database.read() as connection:
-            row = self.database.live_row(connection, game_id)
+        with self.lock(game_id):
+            row = self.database.read_live_row(game_id)
             if row is None:
                 return None
             self._saw_deadline(game_id, row.timer_deadline)
-            game = self._current(connection, row)
+            game = self._games.get(game_id)
+            if game is None or game.seq != row.seq:
+                # Each read stands alone: the actions up to the row's seq are there.
+                with self.database.read() as connection:
+                    game = self._current(connection, row)
             if row.version is not None:
                 self._rows[game_id] = row       # what the database holds, at its version
             return game, row
