@@ -4,28 +4,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .numbers import plain
 from .settings import Points
 from .state import GameState, TeamState
 
 
 def score(team: TeamState, points: Points) -> Fraction:
     """R-P2: cards, consolations, bonuses and pifies at their values, plus adjustments."""
-    # The same exact sum in whole units of the values' common denominator: Fraction
-    # arithmetic costs a microsecond an operation, and the standings come with every
-    # change of every game (the settings keep values to steps of 0.01).
-    card, consolation, bonus, pifie = (points.card, points.consolation, points.risky_bonus,
-                                       points.pifie)
-    unit = math.lcm(card.denominator, consolation.denominator, bonus.denominator,
-                    pifie.denominator)
-    units = (len(team.cards) * card.numerator * (unit // card.denominator)
-             + team.consolations * consolation.numerator * (unit // consolation.denominator)
-             + team.bonuses * bonus.numerator * (unit // bonus.denominator)
-             + team.pifies * pifie.numerator * (unit // pifie.denominator))
-    given = [p for p, _ in team.adjustments]
-    if all(p.denominator == 1 for p in given):       # whole adjustments, the usual ones
-        return Fraction(units + unit * sum(p.numerator for p in given), unit)
-    return sum(given, Fraction(units, unit))
+    unit = _unit(points, [team])
+    return Fraction(_in_units(team, points, unit), unit)
 
 
 def adjustments(team: TeamState) -> Fraction:
@@ -38,6 +24,47 @@ def ranking_key(team: TeamState, points: Points) -> tuple:
     return (-score(team, points), -len(team.cards), team.pifies)
 
 
+# Scores are exact, and summed in whole units of the common denominator of every value
+# that goes in them (the settings keep points to steps of 0.01; an adjustment is any
+# number): the same sums and comparisons as with Fractions, which cost a microsecond an
+# operation, and the standings come with every change of every game.
+
+def _unit(points: Points, teams) -> int:
+    """The least common denominator of the point values and the teams' adjustments."""
+    unit = math.lcm(points.card.denominator, points.consolation.denominator,
+                    points.risky_bonus.denominator, points.pifie.denominator)
+    for team in teams:
+        for value, _reason in team.adjustments:
+            if unit % value.denominator:
+                unit = math.lcm(unit, value.denominator)
+    return unit
+
+
+def _in_units(team: TeamState, points: Points, unit: int) -> int:
+    """R-P2's score of ``team`` in units of 1/``unit`` (a multiple of every value's
+    denominator)."""
+    return (len(team.cards) * _units(points.card, unit)
+            + team.consolations * _units(points.consolation, unit)
+            + team.bonuses * _units(points.risky_bonus, unit)
+            + team.pifies * _units(points.pifie, unit)
+            + _adjusted_units(team, unit))
+
+
+def _adjusted_units(team: TeamState, unit: int) -> int:
+    return sum(_units(value, unit) for value, _reason in team.adjustments)
+
+
+def _units(value: Fraction, unit: int) -> int:
+    return value.numerator * (unit // value.denominator)
+
+
+def _plain(units: int, unit: int) -> int | float:
+    """``plain`` of units/unit: a whole number when it is one, else the nearest float
+    (int division rounds correctly, as ``float(Fraction)`` does)."""
+    whole, rest = divmod(units, unit)
+    return whole if not rest else units / unit
+
+
 def standings(state: GameState) -> list[dict]:
     """The standings, best first, with what is behind each score (RULES.md section 11).
 
@@ -45,9 +72,10 @@ def standings(state: GameState) -> list[dict]:
     teams are listed by team number.
     """
     points = state.settings.points
-    # Each team's key once (scores are exact fractions: not free to compute).
-    ordered = sorted(((ranking_key(t, points), t.number, t) for t in state.teams),
-                     key=lambda entry: entry[:2])
+    unit = _unit(points, state.teams)
+    # R-P4's key of each team, once: higher score, more cards, fewer pifies.
+    ordered = sorted(((-_in_units(t, points, unit), -len(t.cards), t.pifies), t.number, t)
+                     for t in state.teams)
     rows, previous, rank = [], None, 0
     for place, (key, _number, team) in enumerate(ordered, start=1):
         if key != previous:
@@ -55,11 +83,11 @@ def standings(state: GameState) -> list[dict]:
         authors = [c for c in team.cards if c.startswith("author:")]
         rows.append({
             "team": team.number, "name": team.name, "rank": rank,
-            "score": plain(-key[0]),
+            "score": _plain(-key[0], unit),
             "cards": len(team.cards), "author_cards": len(authors),
             "type_cards": len(team.cards) - len(authors), "card_list": list(team.cards),
             "pifies": team.pifies, "consolations": team.consolations, "bonuses": team.bonuses,
-            "adjustments": plain(adjustments(team)),
+            "adjustments": _plain(_adjusted_units(team, unit), unit),
             "special": dict(team.special),
         })
     return rows

@@ -277,6 +277,11 @@ class LiveGames:
 
     @staticmethod
     def _cache_key(game, row) -> tuple:
+        version = getattr(row, "version", None)
+        if version is not None:
+            # PostgreSQL: every update of the row gives it a new version, so the version
+            # says which name, timer, requests and shown answer the screens show.
+            return (game.seq, version)
         return (game.seq, row.name, json.dumps(row.timer or {}, sort_keys=True, default=str),
                 json.dumps(row.exchange_requests or [], sort_keys=True, default=str),
                 getattr(row, "shown_answer_turn", None))
