@@ -82,6 +82,9 @@ class LiveGames:
 
     def act(self, audience: Audience, action: object, client_id: str | None) -> dict:
         """Apply ``action`` sent by ``audience``; returns the acknowledgement."""
+        # Read before the transaction (on SQLite a read inside it would wait for it).
+        has_class = self.classes.info(audience.game_id) is not None
+
         def change(c: Change) -> None:
             self.authorise(audience, action, c)
             now = time.time()
@@ -98,9 +101,10 @@ class LiveGames:
                 c.play({"do": "time_up"}, timer_before=seen)
             c.play(action, client_id, timer_before=seen)
             self._after_actions(c, back_to, now)
-            if opening and c.played:
+            if opening and c.played and has_class:
                 # Issue 15: the game has begun, so a league shown before it goes away and
                 # the finale comes first when the game ends (the GM may show it again then).
+                # A game never gains a class: one without has no league to hide.
                 c.write(update(ClassGameRow).where(
                     ClassGameRow.game_id == audience.game_id, ClassGameRow.league_shown.is_(True))
                     .values(league_shown=False))
@@ -115,7 +119,7 @@ class LiveGames:
             if first is not None:
                 return {"ok": True, "seq": first, "duplicate": True}
             return {"ok": True, "seq": result.row.seq, "unchanged": True}
-        if result.played and result.played[0] == 1:
+        if result.played and result.played[0] == 1 and has_class:
             self.classes.forget(audience.game_id)      # league_shown went back to false
         # The committed game and row are at hand (and nothing ran since the commit).
         self.broadcast(audience.game_id, (result.game, result.row))
