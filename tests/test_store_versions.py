@@ -226,3 +226,18 @@ def test_a_device_s_game_is_found_by_its_public_id_and_watch_code_in_any_process
     here.delete_game(newer)
     assert here.game_of_public_id(public[old[1]]) == old[1]
     assert here.load(here.game_of_public_id(public[old[1]]) or 0) is not None
+
+
+def test_after_the_gm_removes_a_device_the_next_action_needs_no_reload(stores, monkeypatch):
+    # Removing a device writes the game's row: the next change takes the locked path at
+    # once (its one statement would find the row changed) and keeps the engine game.
+    store = stores[0]
+    game_id = store.create_game("Sin ese", SETTINGS, bank())
+    store.transact(game_id, "gm", lambda c: c.play(DECLARE))
+    engine_game = store._games[game_id]
+    assert store.remove_device(game_id, "tablet-1")
+    spy = PathSpy(store, monkeypatch)
+    store.transact(game_id, "gm", lambda c: c.play(adjust(1)))
+    store.transact(game_id, "gm", lambda c: c.play(adjust(2)))
+    assert spy.paths == ["locked", "one statement"]
+    assert store._games[game_id] is engine_game and engine_game.seq == 3

@@ -438,13 +438,17 @@ class GameStore:
     def remove_device(self, game_id: int, device: str) -> bool:
         """Refuse device ``device``'s token in game ``game_id`` from now on; False if
         there is no such game."""
-        with self.lock(game_id), self.database.session() as session:
-            row = self.database.lock_game(session, game_id)
-            if row is None:
-                return False
-            removed = list(row.removed_devices or [])
-            if device not in removed:
-                row.removed_devices = [*removed, device]
+        with self.lock(game_id):
+            with self.database.session() as session:
+                row = self.database.lock_game(session, game_id)
+                if row is None:
+                    return False
+                removed = list(row.removed_devices or [])
+                if device not in removed:
+                    row.removed_devices = [*removed, device]
+            # The row has a new version: the next change reads it, locked, instead of
+            # finding its one statement refused and loading the game again.
+            self._rows.pop(game_id, None)
             return True
 
     def find_watch_code(self, code: str) -> LiveRow | None:
