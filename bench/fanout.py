@@ -884,7 +884,7 @@ class Phase:
                         "duration": cfg["duration"], "offsets": [offsets[g["id"]] for g in mine],
                         "restart": self.scenario == "restart", "floor": self.kind == "floor",
                         "warmup": cfg.get("warmup"),
-                        "concurrency": 50}
+                        "concurrency": args.concurrency}
                 proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, cwd=ROOT)
@@ -1339,6 +1339,9 @@ def main() -> None:
                              "rates (comma separated, all games together), ours and the floor, "
                              "and print the highest rate at which each keeps p99 under "
                              f"{CAPACITY_P99_MS} ms")
+    parser.add_argument("--concurrency", type=int, default=50, metavar="N",
+                        help="connections each load generator opens at once (1: one after "
+                             "the other, so the CPU per connection is the connection's alone)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
