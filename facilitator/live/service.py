@@ -224,6 +224,7 @@ class LiveGames:
             # Not a change of the game (no action, no seq): one plain UPDATE of this column.
             session.execute(update(GameRow).where(GameRow.id == game_id)
                             .values(shown_answer_turn=turn.number if show else None))
+            self.store.forget_row(game_id)
         self.broadcast(game_id)
         return {"ok": True}
 
@@ -253,13 +254,28 @@ class LiveGames:
     def snapshot_for(self, audience: Audience, admit=None) -> dict | None:
         """The current ``state`` message for one audience, or None if there is no such
         game or, with ``admit``, the game's row does not pass it (``admit(row)``)."""
-        loaded = self.store.load(audience.game_id)
+        loaded = self._loaded(audience.game_id)
         if loaded is None:
             return None
         game, row = loaded
         if admit is not None and not admit(row):
             return None
         return self._from_cache(game, row, audience)
+
+    def _loaded(self, game_id: int):
+        """Game ``game_id`` and its row as committed, or None if there is no such game.
+
+        The only process (no message queue) holds every committed change of the games
+        it knows: those need no query (a reconnection storm asks the database nothing
+        for them). Otherwise the row is read, and the game brought up to it."""
+        return ((self.store.held(game_id) if self.sole_process else None)
+                or self.store.load(game_id))
+
+    @property
+    def sole_process(self) -> bool:
+        """Whether this process is the only one serving its games (no message queue):
+        then every change of them goes through it."""
+        return not isinstance(self.socketio.server.manager, PubSubManager)
 
     def holds_current(self, game_id: int, seq: object) -> bool:
         """Whether ``seq`` is surely game ``game_id``'s current seq, known without loading
@@ -275,7 +291,7 @@ class LiveGames:
         if (not isinstance(seq, int) or entry is None or game is None
                 or entry[0][0] != seq or game.seq != seq):
             return False
-        if not isinstance(self.socketio.server.manager, PubSubManager):
+        if self.sole_process:
             return True
         return self.store.seq_of(game_id) == seq
 
@@ -320,7 +336,7 @@ class LiveGames:
 
         ``loaded``: the (game, row) a transaction just committed, if at hand.
         """
-        loaded = loaded or self.store.load(game_id)
+        loaded = loaded or self._loaded(game_id)
         if loaded is None:
             return
         game, row = loaded
@@ -371,7 +387,7 @@ class LiveGames:
         """Tell the GM consoles which teams have devices connected, and the projectors
         how many (their lobby shows the teams joining). ``info``: the devices, as
         ``presence.device_info`` just gave them."""
-        loaded = self.store.load(game_id)       # once for both audiences
+        loaded = self._loaded(game_id)       # once for both audiences
         if loaded is None:
             return
         game, row = loaded

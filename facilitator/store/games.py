@@ -243,8 +243,8 @@ class GameStore:
     def __init__(self, database: Database):
         self.database = database
         self._games: dict[int, Game] = {}
-        # Each game's row as this process last read or wrote it, at its version (PostgreSQL):
-        # a change can then be written in one statement (``_transact_at_version``).
+        # Each game's row as this process last read or wrote it (on PostgreSQL at its
+        # version: a change can then be written in one statement, ``_transact_at_version``).
         self._rows: dict[int, LiveRow] = {}
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
         self._timers: dict[int, dict[int, dict | None]] = {}   # game → seq → timer kept
@@ -309,7 +309,11 @@ class GameStore:
                     code = new_code()
                 used.add(code)
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=team))
-            return row.id
+            game_id, public_id, watch_code = row.id, row.public_id, row.watch_code
+        # A game made here is known here: its first screens ask nothing to find it.
+        self._public_ids[public_id] = game_id
+        self._watch_codes[watch_code] = game_id
+        return game_id
 
     def import_record(self, record: dict, name: str) -> int:
         """Store a replayable ``partida/1`` record as a game, every action included."""
@@ -448,7 +452,7 @@ class GameStore:
                     row.removed_devices = [*removed, device]
             # The row has a new version: the next change reads it, locked, instead of
             # finding its one statement refused and loading the game again.
-            self._rows.pop(game_id, None)
+            self.forget_row(game_id)
             return True
 
     def find_watch_code(self, code: str) -> LiveRow | None:
@@ -504,9 +508,28 @@ class GameStore:
                 # Each read stands alone: the actions up to the row's seq are there.
                 with self.database.read() as connection:
                     game = self._current(connection, row)
-            if row.version is not None:
-                self._rows[game_id] = row       # what the database holds, at its version
+            self._rows[game_id] = row           # what the database holds (at its version)
             return game, row
+
+    def held(self, game_id: int) -> tuple[Game, LiveRow] | None:
+        """The game and its row as this process last read or wrote them, asking nothing
+        of the database; None when it holds no such pair.
+
+        Current only where nothing but this process writes the database, which its
+        caller knows (one process, no message queue: every change goes through it).
+        Every write of a game row outside ``transact`` drops what is held of it
+        (``forget_row``), or forgets the game.
+        """
+        game, row = self._games.get(game_id), self._rows.get(game_id)
+        if (game is None or row is None or game.seq != row.seq
+                or self._contended.get(game_id, 0.0) > time.monotonic()):
+            return None
+        return game, row
+
+    def forget_row(self, game_id: int) -> None:
+        """Game ``game_id``'s row was written outside ``transact``: what this process
+        holds of it is no longer what the database has (the next read loads it)."""
+        self._rows.pop(game_id, None)
 
     def _current(self, connection, row: LiveRow | GameRow) -> Game:
         """The engine game of ``row``, brought to the row's seq (``connection``: a
@@ -592,7 +615,7 @@ class GameStore:
         takes the locked path, which decides on the database's state.
         """
         known, game = self._rows.get(game_id), self._games.get(game_id)
-        if (known is None or game is None or game.seq != known.seq
+        if (known is None or known.version is None or game is None or game.seq != known.seq
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
         row = known.copy()          # the known row stays as the database has it
@@ -626,8 +649,7 @@ class GameStore:
     def _committed(self, row: LiveRow, appended: list[dict]) -> None:
         """Keep what a committed change left: the row at its version, the timer's deadline,
         the timers stored with its actions."""
-        if row.version is not None:
-            self._rows[row.id] = row
+        self._rows[row.id] = row
         self._saw_deadline(row.id, row.timer_deadline)
         if appended:
             kept = self._timers.setdefault(row.id, {})

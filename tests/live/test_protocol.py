@@ -466,3 +466,22 @@ def test_the_gm_shows_the_expected_answer_on_the_projector_only(table):
     assert all("shown_answer" not in s and answer not in str(s) for s in table.teams[1].states)
     assert gm.call("show_answer", {"show": False}) == {"ok": True}
     table.projector.wait_for(lambda s: "shown_answer" not in s)
+
+
+def test_a_projector_connecting_after_the_answer_is_shown_sees_it(table):
+    # The process serves a connection from the game and row it holds (one process, no
+    # queue): the answer shown is written to the row outside an action, and a projector
+    # that connects afterwards must see it, and not once it is hidden again.
+    to_question(table)
+    seq = table.gm_act(act("verdict", result="full"))
+    answer = table.gm.last["view"]["turn"]["question"]["answer"]
+    watch = {"role": "projector", "watch": table.watch_code()}
+    for show in (True, False, True):
+        assert table.gm.call("show_answer", {"show": show}) == {"ok": True}
+        late = Client(table.server, watch).connect()
+        try:
+            first = late.states[0]
+            assert first["seq"] == seq
+            assert first.get("shown_answer", {}).get("text") == (answer if show else None)
+        finally:
+            late.close()

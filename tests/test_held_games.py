@@ -1,0 +1,155 @@
+"""One process, no message queue: a screen of a game the process holds is answered
+without asking the database (facilitator/live/service.py, ``LiveGames._loaded``).
+
+Every change of such a game goes through the process, so what it holds is what is
+committed; what must hold is that no screen is ever sent a state older than the
+database's: not while a change is being stored, not after a write of the game's row
+outside an action (the answer shown, a device removed), not after a refusal.
+"""
+import pytest
+from sqlalchemy import event
+
+from rulebook import bank
+from services import fresh_postgres_database
+
+from facilitator import create_app
+from facilitator.engine import Refusal
+from facilitator.extensions import database, socketio, store
+from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
+
+SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
+DECLARE = {"do": "declare", "mode": "normal"}
+
+
+def adjust(team: int) -> dict:
+    return {"do": "adjust", "team": team, "points": 1, "reason": "Participación"}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app(request, tmp_path):
+    """The app of one process on a fresh SQLite file or PostgreSQL database."""
+    if request.param == "sqlite":
+        url, drop = f"sqlite:///{tmp_path}/held.db", (lambda: None)
+    else:
+        url, drop = fresh_postgres_database()
+    app = create_app({"DATABASE_URL": url, "TESTING": True, "GM_PASSWORD": "x",
+                      "ASYNC_MODE": "threading"})
+    yield app
+    store.forget()
+    database.engine.dispose()
+    drop()
+
+
+class Checkouts:
+    """How many times the database was asked anything (a pooled connection taken)."""
+
+    def __init__(self):
+        self.count = 0
+        event.listen(database.engine, "checkout", self._taken)
+
+    def _taken(self, *_args):
+        self.count += 1
+
+    def close(self):
+        event.remove(database.engine, "checkout", self._taken)
+
+
+def _game(app) -> int:
+    game_id = store.create_game("Retenida", SETTINGS, bank())
+    return game_id
+
+
+def test_a_screen_of_a_game_the_process_holds_asks_the_database_nothing(app):
+    live = app.extensions["facilitator_live"]
+    assert live.sole_process
+    game_id = _game(app)
+    assert live.snapshot_for(Audience(GM, game_id))["seq"] == 0      # first screen: loads
+    assert live.act(Audience(GM, game_id), DECLARE, "a-1")["ok"]
+    assert live.act(Audience(GM, game_id), adjust(2), "a-2")["ok"]
+    asked = Checkouts()
+    try:
+        screens = [Audience(GM, game_id), Audience(PROJECTOR, game_id),
+                   *(Audience(TEAM, game_id, team) for team in range(1, 5))]
+        states = [live.snapshot_for(audience) for audience in screens]
+    finally:
+        asked.close()
+    assert asked.count == 0
+    assert [state["seq"] for state in states] == [2] * 6
+    assert all(state["view"]["teams"][1]["score"] == 1 for state in states)   # the adjust
+
+
+def test_a_game_being_stored_is_never_served_before_its_commit(app):
+    # While a change is being stored, the engine game has played it and the row does not
+    # have it yet: a screen connecting then reads the database (and waits for the change).
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    live.snapshot_for(Audience(GM, game_id))
+    live.act(Audience(GM, game_id), DECLARE, None)
+    seen = []
+
+    def change(c):
+        c.play(adjust(1))
+        seen.append(store.held(game_id))
+    store.transact(game_id, "gm", change)
+    assert seen == [None]
+    game, row = store.held(game_id)
+    assert game.seq == row.seq == 2
+
+
+def test_a_refused_change_leaves_what_the_process_holds_as_committed(app):
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    live.snapshot_for(Audience(GM, game_id))
+    live.act(Audience(GM, game_id), DECLARE, None)
+    with pytest.raises(Refusal):
+        store.transact(game_id, "gm", lambda c: c.play(DECLARE))   # declared already
+    loaded = store.held(game_id) or store.load(game_id)
+    assert loaded[0].seq == loaded[1].seq == 1
+    assert live.snapshot_for(Audience(PROJECTOR, game_id))["seq"] == 1
+
+
+def test_a_removed_device_is_checked_against_the_row_it_changed(app):
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    live.snapshot_for(Audience(GM, game_id))
+    assert store.held(game_id) is not None
+    assert live.remove_device(game_id, "tablet-1")
+    assert store.held(game_id) is None                 # the next screen reads the row
+    game, row = store.load(game_id)
+    assert row.removed_devices == ["tablet-1"]
+    assert store.held(game_id)[1].removed_devices == ["tablet-1"]
+
+
+def test_with_a_message_queue_every_screen_reads_the_row(app, monkeypatch):
+    # Several processes: another one may have changed the game meanwhile.
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    live.snapshot_for(Audience(GM, game_id))
+    monkeypatch.setattr(type(live), "sole_process", property(lambda self: False))
+    asked = Checkouts()
+    try:
+        live.snapshot_for(Audience(PROJECTOR, game_id))
+    finally:
+        asked.close()
+    assert asked.count >= 1
+
+
+def test_socket_connections_of_a_held_game_get_its_current_state(app):
+    gm = app.test_client()
+    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+    made = gm.post("/console/games", json={"name": "Por socket", "settings": SETTINGS})
+    game_id = made.get_json()["game_id"]
+    console = socketio.test_client(app, auth={"role": "gm", "game": game_id},
+                                   flask_test_client=gm)
+    assert console.emit("act", {"id": "x-1", "action": DECLARE}, callback=True)["ok"]
+    watch = gm.get(f"/api/games/{game_id}/codes").get_json()["watch"]
+    asked = Checkouts()
+    try:
+        projectors = [socketio.test_client(app, auth={"role": "projector", "watch": watch})
+                      for _ in range(3)]
+    finally:
+        asked.close()
+    assert asked.count == 0
+    for projector in projectors:
+        [state] = [m["args"][0] for m in projector.get_received() if m["name"] == "state"]
+        assert state["seq"] == 1 and state["role"] == PROJECTOR
