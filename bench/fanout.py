@@ -48,7 +48,8 @@ PostgreSQL and Redis are those of this machine, as for the tests
 (``FACILITATOR_TEST_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/test;
 ``FACILITATOR_TEST_REDIS``, default redis://127.0.0.1:6379/0); a fresh database
 is created and dropped for each phase. The GM logs in with ``POST
-/console/login`` and passes the session cookie; team devices join through ``GET
+/console/login`` and passes the session cookie (each game's GM a login of their own,
+``--gm-sessions``); team devices join through ``GET
 /j/<code>`` like a browser (the join rate limit counts per client address, so
 joins leave from loopback source addresses 127.0.1.x; only 127.0.0.1 is ever
 the destination); projectors use the watch code. Clients reconnect like
@@ -379,6 +380,22 @@ class Postgres:
     def drop(self) -> None:
         self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         self.admin.close()
+
+
+def _console_cookies(url: str, count: int) -> list[str]:
+    """``count`` console logins (each a session of its own), as Cookie header values; a
+    few at a time, as the server checks each secret in its thread pool."""
+    import requests
+    from concurrent.futures import ThreadPoolExecutor
+
+    def login(_index: int) -> str:
+        with requests.Session() as http:
+            r = http.post(url + "/console/login", data={"secret": GM_PASSWORD},
+                          allow_redirects=False, timeout=60)
+            assert r.status_code == 302, r.text[:300]
+            return "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(login, range(count)))
 
 
 def join_session(index: int):
@@ -795,6 +812,10 @@ class Phase:
                           allow_redirects=False, timeout=10)
             assert r.status_code == 302, r.text[:300]
             cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+            # As in a campus, each game's GM has a console session of their own (the
+            # server checks each one as the GM acts); --gm-sessions one: all share one.
+            consoles = (_console_cookies(procs[0].url, cfg["games"])
+                        if self.args.gm_sessions == "each" else [cookie] * cfg["games"])
             streams: dict[str, list[dict]] = {}
             joins = 0
             for g in range(cfg["games"]):
@@ -815,7 +836,7 @@ class Phase:
                 key = json.dumps([record["settings"], record["questions"]], sort_keys=True)
                 if key not in streams:
                     streams[key] = action_stream(record, count)
-                games.append(self._game(gid, cookie, tokens, codes["watch"], streams[key]))
+                games.append(self._game(gid, consoles[g], tokens, codes["watch"], streams[key]))
         else:
             for g in range(cfg["games"]):
                 gid = g + 1
@@ -1339,6 +1360,9 @@ def main() -> None:
                              "rates (comma separated, all games together), ours and the floor, "
                              "and print the highest rate at which each keeps p99 under "
                              f"{CAPACITY_P99_MS} ms")
+    parser.add_argument("--gm-sessions", choices=("each", "one"), default="each",
+                        help="each game's GM logs in (a console session each, as teachers "
+                             "do: the default), or all GMs share one session")
     parser.add_argument("--concurrency", type=int, default=50, metavar="N",
                         help="connections each load generator opens at once (1: one after "
                              "the other, so the CPU per connection is the connection's alone)")
