@@ -56,6 +56,7 @@ def serve(host: str, port: int) -> None:
     from . import create_app
     from .extensions import database, socketio
     from .live.watcher import watch
+    from .store.sessions import keep_remembered_fresh
 
     shown = host
     if host in ("0.0.0.0", "::"):
@@ -65,6 +66,8 @@ def serve(host: str, port: int) -> None:
     new_console_secret(database, secret, hashing.get())
     live = app.extensions["facilitator_live"]
     socketio.start_background_task(watch, live, socketio)
+    # A console in use is always remembered: its actions never wait for a session lookup.
+    socketio.start_background_task(keep_remembered_fresh, database, socketio.sleep)
     if hasattr(live.presence, "keep_alive"):          # several processes: say we are alive
         socketio.start_background_task(live.presence.keep_alive, socketio.sleep)
 

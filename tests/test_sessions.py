@@ -8,6 +8,7 @@ knows it, and the cookie of old releases (``{"gm": true}``) is refused.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -223,6 +224,59 @@ def test_positive_answers_are_remembered_a_few_seconds_at_most(tmp_path, monkeyp
     a, b = sessions.open_session(database, 12), sessions.open_session(database, 12)
     assert sessions.end_all_sessions(database) == 2
     assert not sessions.session_is_valid(database, a) and not sessions.session_is_valid(database, b)
+
+
+def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts(
+        tmp_path, monkeypatch):
+    """The server asks every CACHE_SECONDS / 2 about the sessions it remembers (one
+    query): an open one is never found expired by the GM's next action, one ended by
+    another process is forgotten at that refresh, one ended here stays ended."""
+    make_app(tmp_path)
+    from facilitator.extensions import database
+    now = [1000.0]
+    monkeypatch.setattr(sessions, "_clock", lambda: now[0])
+    in_use, ended_elsewhere, ended_here = (sessions.open_session(database, 12)
+                                           for _ in range(3))
+    for secret in (in_use, ended_elsewhere, ended_here):
+        assert sessions.session_is_valid(database, secret)
+    with database.session() as session:      # another process's logout
+        session.execute(update(ConsoleSession).where(
+            ConsoleSession.secret_hash == sessions.secret_hash(ended_elsewhere))
+            .values(ended_at=utcnow()))
+    asked = []
+    real_read = database.read
+
+    class Answered:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def all(self):
+            return self.rows
+
+    class Connection:
+        def execute(self, statement):
+            with real_read() as connection:
+                rows = connection.execute(statement).all()
+            # This process ends a session after the database answered (still open).
+            assert sessions.end_session(database, ended_here)
+            return Answered(rows)
+
+    @contextmanager
+    def read():
+        asked.append(1)
+        yield Connection()
+    monkeypatch.setattr(database, "read", read)
+    now[0] += sessions.CACHE_SECONDS / 2
+    assert sessions.refresh_remembered(database) == 1
+    monkeypatch.setattr(database, "read", real_read)
+    assert len(asked) == 1                                      # one query for all
+    now[0] += sessions.CACHE_SECONDS - 0.1    # past the first answer's trust, not the refresh's
+    lookups = []
+    monkeypatch.setattr(database, "read", lambda: lookups.append(1) or real_read())
+    assert sessions.session_is_valid(database, in_use) and lookups == []
+    assert not sessions.session_is_valid(database, ended_elsewhere)
+    assert not sessions.session_is_valid(database, ended_here)
+    assert sessions.refresh_remembered(database) == 1
 
 
 def test_off_the_loop_is_a_plain_call_unless_the_app_runs_under_gevent(tmp_path):

@@ -14,13 +14,22 @@ expiry), so a page that makes a few requests costs one lookup. Ending a
 session forgets it at once in the process that ends it; **another process
 sharing the database may still accept it for up to ``CACHE_SECONDS``** after
 the logout. Negative answers are never remembered.
+
+A server process asks again, every ``CACHE_SECONDS / 2`` and in one query, about
+every session it remembers (``keep_remembered_fresh``): a console in use is then
+always remembered, and its next action does not wait for a lookup (a GM acting
+every few seconds otherwise found the answer just expired, action after action).
+Those still open are trusted for another ``CACHE_SECONDS``, the others forgotten:
+a logout elsewhere still takes effect here within ``CACHE_SECONDS``.
 """
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import time
 from datetime import datetime, timedelta
+from typing import Callable
 
 from sqlalchemy import select, update
 
@@ -68,15 +77,51 @@ def session_is_valid(database: Database, secret: object) -> bool:
         if _clock() < trusted_until and now < expires_at:
             return True
         _cache.pop(key, None)
-    with database.session() as session:
-        expires_at = session.scalars(select(ConsoleSession.expires_at).where(
-            ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None))).first()
+    with database.read() as connection:        # one statement, no transaction around it
+        expires_at = connection.scalar(select(ConsoleSession.expires_at).where(
+            ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None)))
     if expires_at is None or now >= expires_at:
         return False
     if len(_cache) >= _CACHE_LIMIT:
         _sweep()
     _cache[key] = (_clock() + CACHE_SECONDS, expires_at)
     return True
+
+
+def refresh_remembered(database: Database) -> int:
+    """Ask the database, in one query, which of the sessions this process remembers are
+    still open: trust those for another ``CACHE_SECONDS``, forget the others. Returns
+    how many are still remembered. A session forgotten meanwhile (a logout here) stays
+    forgotten."""
+    keys = list(_cache)
+    if not keys:
+        return 0
+    now = utcnow()
+    with database.read() as connection:
+        still_open = dict(connection.execute(
+            select(ConsoleSession.secret_hash, ConsoleSession.expires_at).where(
+                ConsoleSession.secret_hash.in_(keys), ConsoleSession.ended_at.is_(None),
+                ConsoleSession.expires_at > now)).all())
+    trusted_until = _clock() + CACHE_SECONDS
+    for key in keys:
+        if key not in _cache:
+            continue                          # ended here while the database was asked
+        if key in still_open:
+            _cache[key] = (trusted_until, still_open[key])
+        else:
+            _cache.pop(key, None)
+    return len(_cache)
+
+
+def keep_remembered_fresh(database: Database, sleep: Callable[[float], None]) -> None:
+    """Run forever (a server's background task): ``refresh_remembered`` every
+    ``CACHE_SECONDS / 2``."""
+    while True:
+        sleep(CACHE_SECONDS / 2)
+        try:
+            refresh_remembered(database)
+        except Exception:      # a database hiccup: each check asks for itself meanwhile
+            logging.getLogger(__name__).exception("refreshing the console sessions")
 
 
 def end_session(database: Database, secret: object) -> bool:
