@@ -766,6 +766,7 @@ class Phase:
                 path = self.workdir / "canned.json"
                 path.write_text(json.dumps(self.canned))
                 argv += ["--canned", str(path)]
+            argv += ["--gc", self.args.floor_gc]
             ready = "/ping"
         return Proc(name, argv, env, root, self.workdir / f"{name}.log", port, ready)
 
@@ -1360,6 +1361,10 @@ def main() -> None:
                              "rates (comma separated, all games together), ours and the floor, "
                              "and print the highest rate at which each keeps p99 under "
                              f"{CAPACITY_P99_MS} ms")
+    parser.add_argument("--floor-gc", choices=("server", "default"), default="server",
+                        help="the floor collects garbage as facilitator serve does (the "
+                             "default), or with Python's default thresholds (as before "
+                             "2026-12-02: its full collections then weighed on its figures)")
     parser.add_argument("--gm-sessions", choices=("each", "one"), default="each",
                         help="each game's GM logs in (a console session each, as teachers "
                              "do: the default), or all GMs share one session")

@@ -2,10 +2,11 @@
 
 It runs exactly as ``facilitator serve`` does — gevent monkey-patching first,
 ``async_mode="gevent"``, gevent's ``WSGIServer`` with the same TCP_NODELAY
-handler (imported from ``facilitator.serve``), the same Socket.IO options and,
-when given, the same Redis message queue — but it has no game logic and no
-database. It keeps the facilitator's rooms (``game:<id>:gm``,
-``game:<id>:team:<n>``, ``game:<id>:public``) and, for every ``act`` event,
+handler and the same garbage collector settings (both from ``facilitator.serve``;
+``--gc default`` leaves Python's own), the same Socket.IO options and, when given,
+the same Redis message queue — but it has no game logic and no database. It
+keeps the facilitator's rooms (``game:<id>:gm``, ``game:<id>:team:<n>``,
+``game:<id>:public``) and, for every ``act`` event,
 counts a sequence number per game in memory and emits to each room of the
 game a dummy ``state`` message as large as the facilitator's real one for that
 audience (``--sizes``: a padded flat object), or, with ``--canned``, a real
@@ -134,6 +135,9 @@ def main() -> None:
     parser.add_argument("--canned", metavar="FILE",
                         help="JSON {role: state message}: send these (real shape) instead of "
                              "padded dummies")
+    parser.add_argument("--gc", choices=("server", "default"), default="server",
+                        help="collect garbage as facilitator serve does (the default), or "
+                             "with Python's default thresholds")
     parser.add_argument("--message-queue", default=os.environ.get("FACILITATOR_MESSAGE_QUEUE"))
     parser.add_argument("--channel", default=os.environ.get("FACILITATOR_MESSAGE_QUEUE_CHANNEL",
                                                             "floor"))
@@ -141,7 +145,7 @@ def main() -> None:
 
     from gevent import pywsgi
 
-    from facilitator.serve import _no_delay_handler
+    from facilitator.serve import _no_delay_handler, tune_garbage_collector
 
     app, _socketio = create_app(parse_sizes(args.sizes), args.teams, args.message_queue or None,
                                 args.channel,
@@ -149,6 +153,8 @@ def main() -> None:
                                 int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),
                                 json.loads(Path(args.canned).read_text()) if args.canned else None)
     print(f"floor on http://{args.host}:{args.port}", flush=True)
+    if args.gc == "server":
+        tune_garbage_collector()      # as facilitator serve does before it serves
     server = pywsgi.WSGIServer((args.host, args.port), app, handler_class=_no_delay_handler(),
                                log=None)
     try:
