@@ -36,7 +36,7 @@ def create_app(test_config: dict | None = None):
                                 x_host=app.config["TRUSTED_PROXIES"])
 
     from .extensions import database, presence, socketio, store
-    from .live.contexts import match_socketio_path
+    from .live.contexts import ConnectionSessions, match_socketio_path
     from .live.handlers import register
     from .live.packets import PacketJson, drop_malformed_packets
     from .live.service import LiveGames
@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None):
                       json=PacketJson)
     drop_malformed_packets(socketio.server)
     match_socketio_path(app)        # the default path, the one static/js/live.js uses
+    app.session_interface = ConnectionSessions()     # a connection's cookie read once
     app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))
 
     from .web import register_blueprints

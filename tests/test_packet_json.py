@@ -32,3 +32,18 @@ def test_reading_refuses_a_number_of_hundreds_of_digits():
     with pytest.raises(ValueError):
         PacketJson.loads("[" + "9" * 500 + "]")
     assert PacketJson.loads('["sync", {"seq": 3}]') == ["sync", {"seq": 3}]
+
+
+def test_an_event_s_lone_surrogates_are_found_wherever_orjson_can_write_or_not():
+    # The handlers' check writes the payload with orjson first (valid UTF-8 or an
+    # error) and walks it only when that fails: both must say the same.
+    from facilitator.live.handlers import _lone_surrogate
+    deep = ["x"]
+    for _ in range(300):                          # deeper than orjson writes
+        deep = [deep]
+    for payload, has in [([{"id": "a", "action": {"do": "declare"}}], False),
+                         ([{"name": "Ana\ud800"}], True), ([{"a\udfff": 1}], True),
+                         ([{"seq": 10 ** 30, "name": "Ñandú 🐧"}], False),   # huge: walked
+                         ([{"seq": 10 ** 30, "name": "\ud800"}], True),
+                         ([{1: "a"}], False), ([deep], False), (["\ud800", deep], True)]:
+        assert _lone_surrogate(payload) is has, payload

@@ -90,3 +90,27 @@ def test_an_event_on_a_websocket_leaves_nothing_for_the_collector(app):
         gc.garbage.clear()
     assert not kept & {"WebsocketMismatch", "NotFound", "RequestContext", "Request",
                        "traceback"}, sorted(kept)
+
+
+def test_a_connection_s_session_cookie_is_read_once_not_at_every_event(app, monkeypatch):
+    # Every event of a connection runs with its handshake's environ: its (GM's) signed
+    # cookie is verified and decoded at its first event only; a page still reads its own.
+    from flask.sessions import SecureCookieSessionInterface
+    gm = app.test_client()
+    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+    teams = [{"name": f"Equipo {n}", "members": 4} for n in (1, 2, 3, 4)]
+    game_id = gm.post("/console/games", json={"name": "Una vez",
+                                              "settings": {"teams": teams}}).get_json()["game_id"]
+    opened = []
+    read = SecureCookieSessionInterface.open_session
+    monkeypatch.setattr(SecureCookieSessionInterface, "open_session",
+                        lambda self, app, request: opened.append(request.path) or
+                        read(self, app, request))
+    console = socketio.test_client(app, flask_test_client=gm, auth={"role": "gm", "game": game_id})
+    assert console.is_connected() and opened == ["/socket.io"]
+    for n in range(5):
+        answer = console.emit("act", {"id": f"a{n}", "action": {
+            "do": "adjust", "team": 1, "points": 1, "reason": "Participación"}}, callback=True)
+        assert answer["ok"], answer
+    assert opened == ["/socket.io"]
+    assert gm.get("/console").status_code == 200 and opened[-1] == "/console"

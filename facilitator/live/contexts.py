@@ -14,8 +14,19 @@ werkzeug binds it as ``ws://``), and an HTTP rule then raises
 ``WebsocketMismatch`` instead: every event of every tablet did, some 120
 cyclic objects each, which made the young collections of a campus server
 take 10-25 ms every 4 s. So the path has a rule of each kind.
+
+Each of those contexts also opened the session: for a GM's connection, its
+signed cookie verified and decoded again at every event (some 280 µs of a
+GM's action, measured with ``bench/action_cpu.py --path event --gap 50``),
+though a connection's cookie cannot change and Flask-SocketIO hands its
+handlers a copy made at the connection's first event anyway. A connection's
+session is read once (``ConnectionSessions``); whether the GM's console
+session is still open is asked of the database's answer at every event, as
+before (``web.auth.gm_logged_in``).
 """
 from __future__ import annotations
+
+from flask.sessions import SecureCookieSessionInterface
 
 
 def match_socketio_path(app, path: str = "socket.io") -> None:
@@ -32,3 +43,29 @@ def match_socketio_path(app, path: str = "socket.io") -> None:
 
 def _not_served():
     return "", 404
+
+
+#: Where a Socket.IO connection's environ keeps the session read from its cookie.
+SESSION_KEY = "facilitator.connection_session"
+
+
+class ConnectionSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, read once per Socket.IO connection.
+
+    Every event of a connection runs with the environ of its handshake (the same
+    dict): the session read from its cookie is kept there. Pages and every other
+    request read their cookie as usual."""
+
+    def __init__(self, path: str = "socket.io"):
+        self.socketio_path = f"/{path.strip('/')}"
+
+    def open_session(self, app, request):
+        """The request's session; for a Socket.IO connection, the one read at its first
+        event."""
+        if not request.path.rstrip("/") == self.socketio_path:
+            return super().open_session(app, request)
+        environ = request.environ
+        session = environ.get(SESSION_KEY)
+        if session is None:
+            session = environ[SESSION_KEY] = super().open_session(app, request)
+        return session

@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
+import orjson
+
 from flask import current_app, request, session
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
@@ -32,6 +34,14 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
     Such text is valid JSON but not Unicode: it cannot be written as UTF-8, so
     a record or a page holding it could never be sent again.
     """
+    if depth == 0:
+        try:
+            # orjson writes only valid UTF-8: what it writes holds no lone surrogate
+            # (one pass in C, where the walk below costs an event some 60 µs cold).
+            orjson.dumps(value)
+            return False
+        except orjson.JSONEncodeError:
+            pass        # a lone surrogate, or what orjson does not write (huge numbers)
     if isinstance(value, str):
         try:
             value.encode("utf-8")
