@@ -153,3 +153,18 @@ def test_socket_connections_of_a_held_game_get_its_current_state(app):
     for projector in projectors:
         [state] = [m["args"][0] for m in projector.get_received() if m["name"] == "state"]
         assert state["seq"] == 1 and state["role"] == PROJECTOR
+
+
+def test_a_game_made_here_is_not_read_back_and_built_again_for_its_first_screen(
+        app, monkeypatch):
+    from facilitator.store import games
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    built = []
+    real = games._new_engine_game
+    monkeypatch.setattr(games, "_new_engine_game",
+                        lambda *args: built.append(args) or real(*args))
+    state = live.snapshot_for(Audience(TEAM, game_id, 2))
+    assert built == [] and state["seq"] == 0 and state["team"] == 2
+    store.forget()                       # a process that did not make it builds it
+    assert live.snapshot_for(Audience(TEAM, game_id, 2))["seq"] == 0 and len(built) == 1

@@ -310,9 +310,13 @@ class GameStore:
                 used.add(code)
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=team))
             game_id, public_id, watch_code = row.id, row.public_id, row.watch_code
-        # A game made here is known here: its first screens ask nothing to find it.
+            stored_settings, stored_questions = row.settings, row.questions
+        # A game made here is known here: its first screens ask nothing to find it, and
+        # its engine game is built from what was just stored, not read back and parsed
+        # again when the first screen connects.
         self._public_ids[public_id] = game_id
         self._watch_codes[watch_code] = game_id
+        self._games[game_id] = _new_engine_game(stored_settings, stored_questions)
         return game_id
 
     def import_record(self, record: dict, name: str) -> int:
