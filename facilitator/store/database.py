@@ -22,7 +22,7 @@ from sqlalchemy import bindparam, create_engine, event, exc, select
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Session, defer, sessionmaker
 
-from . import schema
+from . import libpq, schema
 from .models import LIVE_COLUMNS, ActionRow, GameRow, LiveRow
 
 #: A game's live columns by id (``live_row``), plain and locked for writing.
@@ -178,10 +178,25 @@ class Database:
         inserted only with the update (an insert that fails undoes the update too)."""
         columns = tuple(values)
         sql = _plain_append_if(len(actions), columns)
-        params = [*_append_params(game_id, actions, values, columns), version]
-        with self._autocommit() as driver:
-            found = driver.execute(sql, params).fetchone()
-        return found[0] if found is not None else None
+        params = [libpq.as_text(value, name in JSON_FIELDS) for name, value
+                  in _named_params(game_id, actions, values, columns)]
+        params.append(libpq.as_text(version))
+        pooled = self.engine.raw_connection()
+        try:
+            found = libpq.one_value(pooled.driver_connection.pgconn, sql, params)
+        except psycopg.DatabaseError as error:
+            if not isinstance(error, psycopg.OperationalError):
+                raise         # the database's answer (a unique violation...): still usable
+            pooled.invalidate()
+            raise
+        except BaseException:
+            # Lost, or left mid-statement (a task killed while it waited): the pool
+            # opens a new one instead of handing this one out again.
+            pooled.invalidate()
+            raise
+        finally:
+            pooled.close()
+        return int(found) if found is not None else None
 
     @contextmanager
     def _autocommit(self):
@@ -236,14 +251,21 @@ def _plain(name: str, value: object) -> object:
     return Json(value) if name in JSON_FIELDS and value is not None else value
 
 
+def _named_params(game_id: int, actions: list[dict], values: dict,
+                  columns: tuple[str, ...]) -> list[tuple[str, object]]:
+    """The parameters of ``append``'s statements, each with its column's name: the
+    actions' fields, the row's values and the game's id, in their order."""
+    params = [(name, action[name]) for action in actions for name in ACTION_FIELDS]
+    params += [(name, values[name]) for name in columns]
+    params.append(("id", game_id))
+    return params
+
+
 def _append_params(game_id: int, actions: list[dict], values: dict,
                    columns: tuple[str, ...]) -> list:
-    """The parameters of ``append``'s statements: the actions' fields, the row's values
-    and the game's id, in their order."""
-    params = [_plain(name, action[name]) for action in actions for name in ACTION_FIELDS]
-    params += [_plain(name, values[name]) for name in columns]
-    params.append(game_id)
-    return params
+    """The parameters of ``append``'s statements as psycopg takes them."""
+    return [_plain(name, value) for name, value in
+            _named_params(game_id, actions, values, columns)]
 
 
 @functools.lru_cache(maxsize=32)
