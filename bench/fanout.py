@@ -539,11 +539,14 @@ async def worker_main() -> None:
     await asyncio.gather(*(connect(s) for s in drivers + everyone))
     # The load generator must not add pauses of its own to what it measures: its
     # clients live until the end, and full collections of them found nothing to
-    # free and stalled every client for up to 160 ms (seen on this machine): keep
-    # them out of the collector's sight, and collect the young objects rarely.
+    # free and stalled every client for up to 160 ms (seen on this machine); even
+    # young collections every 10,000 allocations took 10-32 ms each on a busy
+    # machine, and the actions whose screens they delayed were a campus run's
+    # slowest (2026-12-03). Keep the clients out of the collector's sight and do
+    # not collect at all while measuring: a worker lives a minute or two.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 50, 1_000)
+    gc.disable()
     say({"ready": True, "connected": len(connect_times), "failed": len(failures),
          "failures": failures[:5], "connect": summary(connect_times),
          "connect_wall_s": time.monotonic() - began})
