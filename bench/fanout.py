@@ -65,9 +65,10 @@ Options worth knowing:
   any server that sends these screens pays it, so the default floor includes
   it (``pad`` gives a floor 1-4 ms lower at p99).
 - ``--via-nginx``: every socket goes through nginx running ``deploy/nginx.conf``.
-- ``--profile DIR`` (``--profile-connect``, ``--profile-floor``): py-spy records the facilitator
-  server(s) during the load (and the connections; and, in ``restart``, the
-  restarted process; and the floor's, to compare) and prints the functions that dominate.
+- ``--profile DIR`` (``--profile-connect``, ``--profile-floor``): py-spy (not in the
+  test extras: ``.venv/bin/pip install py-spy``) records the facilitator server(s)
+  during the load (and the connections; and, in ``restart``, the restarted
+  process; and the floor's, to compare) and prints the functions that dominate.
 - ``--root PATH``: run the server from another checkout (to measure a change).
 - ``--nice -10``, ``--quiet PCT``: on a machine shared with other work, give
   our processes priority, or wait until other programs are quiet; every phase
@@ -723,6 +724,12 @@ async def worker_main() -> None:
     os._exit(0)        # no polite disconnects: the servers see the sockets close
 
 
+def _py_spy() -> Path:
+    """Where py-spy is: on the PATH, else beside this Python (a virtualenv's bin)."""
+    found = shutil.which("py-spy")
+    return Path(found) if found else Path(sys.executable).parent / "py-spy"
+
+
 # -- the orchestrator -----------------------------------------------------------------------------
 
 class Phase:
@@ -1081,7 +1088,7 @@ class Phase:
 
     def _start_profilers(self, what: str, seconds: int, procs=None):
         out = []
-        pyspy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        pyspy = str(_py_spy())
         Path(self.args.profile).mkdir(parents=True, exist_ok=True)
         for proc in procs or self.procs:
             path = Path(self.args.profile) / f"{self.scenario}-{what}-{proc.name}.txt"
@@ -1379,6 +1386,9 @@ def main() -> None:
     if args.worker:
         asyncio.run(worker_main())
         return
+    if args.profile and not _py_spy().exists():
+        parser.error("--profile needs py-spy, which the test extras do not install: "
+                     f"{Path(sys.executable).parent / 'pip'} install py-spy")
     if args.load:
         capacity_curve(args)
         return
