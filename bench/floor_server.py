@@ -23,7 +23,10 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    # As in facilitator/cli.py: patch before Flask (or anything else) is imported.
+    # As in facilitator/cli.py: the collector off while it starts (main turns it on)
+    # and gevent's patches before Flask (or anything else) is imported.
+    import gc
+    gc.disable()
     from gevent import monkey
     monkey.patch_all()
 
@@ -155,6 +158,9 @@ def main() -> None:
     print(f"floor on http://{args.host}:{args.port}", flush=True)
     if args.gc == "server":
         tune_garbage_collector()      # as facilitator serve does before it serves
+    else:
+        import gc
+        gc.enable()
     server = pywsgi.WSGIServer((args.host, args.port), app, handler_class=_no_delay_handler(),
                                log=None)
     try:

@@ -33,10 +33,8 @@ import html as html_module
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from functools import cache
 from urllib.parse import unquote
-
-import nh3
-from markdown_it import MarkdownIt
 
 from .text import html_to_text, plain_text
 
@@ -59,7 +57,14 @@ PLUGINFILE = "@@PLUGINFILE@@/"
 # more than the plain text, so none is kept.
 _PLAIN_TAGS = re.compile(r"</?(p|br)\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"<[a-zA-Z/]")
-_markdown = MarkdownIt("commonmark", {"html": True, "breaks": False})
+
+
+@cache
+def _markdown():
+    # Loaded on the first bank with Markdown, not when the server starts: a restarted
+    # server's classroom does not wait for it (bench/startup.py).
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark", {"html": True, "breaks": False})
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,7 @@ def sanitise(fragment: str, available=None) -> Rich:
             return value if value.isdigit() and 0 < int(value) <= 4000 else None
         return value
 
+    import nh3       # as _markdown: loaded with the first bank that has formatted text
     cleaned = nh3.clean(fragment, tags=set(ALLOWED_TAGS), attributes=ALLOWED_ATTRIBUTES,
                         url_schemes={"image"}, attribute_filter=keep, link_rel=None,
                         strip_comments=True).strip()
@@ -168,7 +174,7 @@ def render(raw: str, text_format: str, available=None) -> Rich:
     if kind == "plain":
         return Rich(plain_text(raw))
     if kind == "markdown":
-        fragment = _markdown.render(raw)
+        fragment = _markdown().render(raw)
     elif kind == "moodle":
         fragment = _moodle_auto(raw)
     else:

@@ -18,7 +18,6 @@ one upgrade while the others wait, then find nothing left to do.
 from __future__ import annotations
 
 import os
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -199,6 +198,7 @@ def backup_sqlite(engine: Engine, label: str) -> Path | None:
     target = Path(f"{name}.{label}-{stamp}")
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)   # owner only
     os.close(fd)
+    import sqlite3       # here: a server on PostgreSQL never loads it
     source = sqlite3.connect(name)
     try:
         copy = sqlite3.connect(target)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 
-import segno
 from flask import Blueprint, Response, abort, current_app, redirect, send_from_directory, url_for
 
 from ..store.games import normalise_code
@@ -35,6 +34,7 @@ def qr(code: str):
     code = normalise_code(code)
     if not code:
         abort(404)
+    import segno         # with the first QR code asked for, not at start-up
     out = io.BytesIO()
     segno.make(join_url(code), error="m").save(out, kind="svg", scale=8, border=2,
                                                xmldecl=False, svgns=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from flask import Blueprint, abort, g, render_template
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..resources import data_path
@@ -26,6 +25,7 @@ def _render(path: str, mtime: float) -> tuple[str, str]:
     """The HTML of a rule book and its first heading (cached per file version)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
+    from markdown_it import MarkdownIt     # with the first rule book shown, not at start-up
     # html=True: the file is our own, and its rules are anchored with <a id="R-U2"></a>.
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     title = next((line.lstrip("#").strip() for line in text.splitlines()
