@@ -65,7 +65,10 @@ def create_app(test_config: dict | None = None):
     drop_malformed_packets(socketio.server)
     match_socketio_path(app)        # the default path, the one static/js/live.js uses
     app.session_interface = ConnectionSessions()     # a connection's cookie read once
-    app.extensions["facilitator_live"] = LiveGames(store, socketio, shared_presence(app, presence))
+    live = app.extensions["facilitator_live"] = LiveGames(store, socketio,
+                                                          shared_presence(app, presence))
+    if not live.sole_process:
+        live.hear_changes(socketio.server.manager)
 
     from .web import register_blueprints
     register_blueprints(app)

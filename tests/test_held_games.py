@@ -120,18 +120,53 @@ def test_a_removed_device_is_checked_against_the_row_it_changed(app):
     assert store.held(game_id)[1].removed_devices == ["tablet-1"]
 
 
-def test_with_a_message_queue_every_screen_reads_the_row(app, monkeypatch):
-    # Several processes: another one may have changed the game meanwhile.
+def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_since(
+        app, monkeypatch):
+    # Several processes: another one may have changed the game meanwhile. It says so by
+    # broadcasting to the game's rooms, which this process hears (``hear_changes``).
+    from facilitator.live import service
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     live.snapshot_for(Audience(GM, game_id))
     monkeypatch.setattr(type(live), "sole_process", property(lambda self: False))
-    asked = Checkouts()
-    try:
-        live.snapshot_for(Audience(PROJECTOR, game_id))
-    finally:
-        asked.close()
-    assert asked.count >= 1
+
+    def asked_for(audience) -> int:
+        asked = Checkouts()
+        try:
+            assert live.snapshot_for(audience)["seq"] == 0
+        finally:
+            asked.close()
+        return asked.count
+
+    assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # not read since the queue
+    assert asked_for(Audience(TEAM, game_id, 1)) == 0      # read, nothing heard since
+    live.heard_change(game_id)                            # another process changed it
+    assert asked_for(Audience(TEAM, game_id, 2)) >= 1
+    assert asked_for(Audience(TEAM, game_id, 3)) == 0
+    live.heard_change(game_id + 1)                        # another game: nothing to read
+    assert asked_for(Audience(TEAM, game_id, 4)) == 0
+    monkeypatch.setattr(service, "HEARD_TRUST_SECONDS", 0.0)
+    assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # trusted a short while only
+
+
+def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
+    from facilitator.live import rooms
+    live = app.extensions["facilitator_live"]
+    handled = []
+
+    class Manager:
+        def _handle_emit(self, message):
+            handled.append(message["room"])
+
+    manager = Manager()
+    live.hear_changes(manager)
+    for room in (rooms.gm_room(7), rooms.team_room(7, 2), rooms.public_room(8), "sid-123",
+                 None, [rooms.public_room(7), rooms.gm_room(9)], "game:x:gm"):
+        manager._handle_emit({"event": "state", "room": room})
+    assert live._heard == {7: 3, 8: 1, 9: 1}
+    assert len(handled) == 7                       # every message still reaches its screens
+    assert rooms.game_of_room("game:12:team:3") == 12
+    assert rooms.game_of_room("league:3") is None
 
 
 def test_socket_connections_of_a_held_game_get_its_current_state(app):

@@ -17,6 +17,15 @@ def public_room(game_id: int) -> str:
     return f"game:{game_id}:public"
 
 
+def game_of_room(room) -> int | None:
+    """The game whose room ``room`` is (any of its rooms), or None for another room or
+    a single connection."""
+    if not isinstance(room, str) or not room.startswith("game:"):
+        return None
+    number = room[5:].partition(":")[0]
+    return int(number) if number.isdigit() else None
+
+
 def room_of(audience) -> str:
     """The room of one audience."""
     if audience.role == "gm":

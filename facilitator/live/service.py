@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 #: not one every DEVICES_DELAY).
 DEVICES_DELAY = 0.3
 DEVICES_MAX_WAIT = 2.0
+#: With several processes, how long a game this process read is taken as current while
+#: no other process announced a change of it (``_loaded``). Bounds what a lost Redis
+#: message could cost: a screen connecting later than this reads the database.
+HEARD_TRUST_SECONDS = 5.0
 
 #: Actions a team device may send for itself; the rest are the GM's (R-G4).
 TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
@@ -55,6 +59,10 @@ class LiveGames:
         self._devices_sent: dict[int, tuple] = {}    # game id → the devices the GMs last got
         self._devices_lock = threading.Lock()
         self.classes = ClassScreens(store)           # issue 15: a class game's screens
+        # Several processes: changes of each game heard from the others, and how many had
+        # been heard (and when) as this process last read it (``_loaded``).
+        self._heard: dict[int, int] = {}
+        self._read_after: dict[int, tuple[int, float]] = {}
 
     # -- authorisation -------------------------------------------------------------
 
@@ -267,9 +275,47 @@ class LiveGames:
 
         The only process (no message queue) holds every committed change of the games
         it knows: those need no query (a reconnection storm asks the database nothing
-        for them). Otherwise the row is read, and the game brought up to it."""
-        return ((self.store.held(game_id) if self.sole_process else None)
-                or self.store.load(game_id))
+        for them). With several processes, what this process holds is current while no
+        other process announced a change of the game since it was read (every change is
+        broadcast to the game's rooms, and every process hears every broadcast: see
+        ``hear_changes``), for HEARD_TRUST_SECONDS at the most. Otherwise the row is
+        read, and the game brought up to it.
+
+        Why a screen never misses a change: it joined its rooms before asking. A change
+        heard before it asked makes it read the database (the change is committed before
+        it is broadcast); a change heard after reaches it as that broadcast."""
+        if self.sole_process:
+            return self.store.held(game_id) or self.store.load(game_id)
+        heard = self._heard.get(game_id, 0)
+        now = time.monotonic()
+        read = self._read_after.get(game_id)
+        if read is not None and read[0] == heard and now - read[1] < HEARD_TRUST_SECONDS:
+            held = self.store.held(game_id)
+            if held is not None:
+                return held
+        loaded = self.store.load(game_id)
+        if loaded is not None:
+            self._read_after[game_id] = (heard, now)    # counted before the read began
+        return loaded
+
+    def hear_changes(self, manager) -> None:
+        """Count, per game, the broadcasts other processes send to its rooms: ``manager``
+        (Socket.IO's message-queue manager) hands this process each of them."""
+        handle_emit = manager._handle_emit
+
+        def heard_emit(message):
+            room = message.get("room")
+            for name in room if isinstance(room, (list, tuple)) else (room,):
+                game_id = rooms.game_of_room(name)
+                if game_id is not None:
+                    self.heard_change(game_id)   # before the screens here are sent it
+            return handle_emit(message)
+        manager._handle_emit = heard_emit
+
+    def heard_change(self, game_id: int) -> None:
+        """Another process changed game ``game_id`` (or closed some of its connections):
+        what this process holds of it is read again before it is used."""
+        self._heard[game_id] = self._heard.get(game_id, 0) + 1
 
     @property
     def sole_process(self) -> bool:
@@ -450,6 +496,7 @@ class LiveGames:
         """Close this process's connections of one device of ``game_id``, or, with no
         ``device``, of the whole (deleted) game: whoever is in its rooms, authenticated
         or about to be, and forget everything cached of it."""
+        self.heard_change(game_id)      # a removed device: its token is checked afresh
         server = self.socketio.server
         sids = set(self.presence.sids(game_id, device))
         if device is None:
@@ -470,6 +517,7 @@ class LiveGames:
         """Drop every cache of a deleted game in this process: snapshots, the devices the
         GMs were sent, presence entries, the store's replayed game."""
         self._snapshots.pop(game_id, None)
+        self._read_after.pop(game_id, None)
         self.classes.forget(game_id)
         self._devices_sent.pop(game_id, None)
         with self._devices_lock:

@@ -62,6 +62,28 @@ def test_clients_of_one_game_on_two_processes_see_every_change_in_order(two_serv
         quick_close(*everyone)
 
 
+def test_a_screen_joining_one_process_gets_the_changes_made_through_the_other(two_servers):
+    """Process A holds the game for its screens; each change made through B reaches a
+    screen that connects to A afterwards in its very first state (A heard of it)."""
+    a, b = two_servers
+    http, game_id, cookie, codes = new_game(a)
+    watching = Client(a, {"role": "projector", "watch": codes["watch"]}).connect()
+    gm = Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    late = []
+    try:
+        for points in range(1, 4):
+            ack = gm.act(act("adjust", team=1, points=1, reason="Participación"))
+            assert ack["ok"], ack
+            watching.wait_seq(ack["seq"])          # A has heard the change
+            late.append(Client(a, {"role": "projector", "watch": codes["watch"]}).connect())
+            first = late[-1].states[0]
+            assert first["seq"] == ack["seq"]
+            assert first["view"]["teams"][0]["score"] == points
+    finally:
+        quick_close(watching, gm, *late)
+        http.close()
+
+
 def test_the_gm_counts_the_devices_of_every_process(two_servers):
     """Team devices on both processes: the GM on either one sees all of them, and the
     same count whichever process sends the next state (no flapping)."""
