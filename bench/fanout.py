@@ -1024,6 +1024,9 @@ class Phase:
                                                  for k, v in r["connect_errors"].items()},
                               "never_back": sum(r["never_back"] for r in results),
                               "stale": sum(r["stale"] for r in results)}
+            last = max(back, default=0.0)
+            until = [cpu for t, cpu in getattr(self, "restart_cpu", []) if t <= last]
+            out["restart"]["cpu_s_until_all_back"] = round(until[-1], 2) if until else None
         return out
 
     def _wait_for_quiet(self, workers) -> None:
@@ -1049,6 +1052,17 @@ class Phase:
             w.stdin.write(json.dumps({"killed": killed}) + "\n")
             w.stdin.flush()
         fresh = self.make_proc(0, port=victim.port)
+        # The restarted process's CPU from its start, every 50 ms: what it spent until its
+        # last client was back (start-up and reconnections), read off at the end.
+        self.restart_cpu: list[tuple[float, float]] = []
+
+        def follow() -> None:
+            while fresh.process is None and time.monotonic() - killed < 10:
+                time.sleep(0.005)
+            while fresh.process is not None and time.monotonic() - killed < 25:
+                self.restart_cpu.append((time.monotonic() - killed, cpu_s(fresh.pid)))
+                time.sleep(0.05)
+        threading.Thread(target=follow, daemon=True).start()
         took = fresh.start()
         self.procs[0] = fresh
         ready = time.monotonic()
@@ -1179,7 +1193,8 @@ def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
                 f"never back {r['never_back']}, stale {r['stale']}")
             if r.get("connect_errors"):
                 log(f"  {'':12s} connect errors while reconnecting: {r['connect_errors']}")
-            log(f"  {'':12s} restarted process CPU %/s: {r['cpu_pct_per_second_after_restart']}")
+            log(f"  {'':12s} restarted process CPU %/s: {r['cpu_pct_per_second_after_restart']}; "
+                f"CPU from its start until every client was back: {r.get('cpu_s_until_all_back')} s")
         if d["connect_failures"]:
             log(f"  {'':12s} connect failures: {d['connect_failures']}")
         if d["lost_examples"]:
@@ -1232,8 +1247,10 @@ def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
         result["never_back"] = r["never_back"]
         result["stale"] = r["stale"]
         result["restart_s"] = r["restart_s"]
+        result["cpu_s_until_all_back"] = r.get("cpu_s_until_all_back")
         if floor and floor.get("restart"):
             result["floor_back_max_ms"] = _r(floor["restart"]["back"]["max"])
+            result["floor_cpu_s_until_all_back"] = floor["restart"].get("cpu_s_until_all_back")
         targets = {"all_back<=10s": (r["never_back"] == 0 and r["back"]["max"] is not None
                                      and r["back"]["max"] <= 10000),
                    "lost==0": ours["lost"] == 0, "stale==0": r["stale"] == 0}
