@@ -166,6 +166,28 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def restart_cpu(samples: list[tuple[float, float]], ready: float, all_back: float) -> dict:
+    """From a restarted process's CPU ``samples`` ((seconds since the kill, CPU seconds)):
+    what it spent until ``all_back`` s after the kill, and its CPU % second by second from
+    ``ready`` (when it first answered) for 25 s."""
+    import bisect
+    times = [t for t, _ in samples]
+
+    def cpu_at(t: float) -> float | None:
+        i = bisect.bisect_right(times, t)
+        return samples[i - 1][1] if i else None
+
+    timeline = []
+    for k in range(1, 26):
+        if not samples or ready + k > times[-1]:
+            break
+        before, after = cpu_at(ready + k - 1), cpu_at(ready + k)
+        timeline.append(round(100 * (after - (before or 0.0))))
+    until = cpu_at(all_back)
+    return {"cpu_s_until_all_back": round(until, 2) if until is not None else None,
+            "cpu_pct_per_second_after_restart": timeline}
+
+
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds used so far by process ``pid`` (/proc/PID/stat)."""
     try:
@@ -1024,9 +1046,9 @@ class Phase:
                                                  for k, v in r["connect_errors"].items()},
                               "never_back": sum(r["never_back"] for r in results),
                               "stale": sum(r["stale"] for r in results)}
-            last = max(back, default=0.0)
-            until = [cpu for t, cpu in getattr(self, "restart_cpu", []) if t <= last]
-            out["restart"]["cpu_s_until_all_back"] = round(until[-1], 2) if until else None
+            out["restart"].update(restart_cpu(list(getattr(self, "restart_cpu", [])),
+                                              getattr(self, "restart_ready", 0.0),
+                                              max(back, default=0.0)))
         return out
 
     def _wait_for_quiet(self, workers) -> None:
@@ -1052,41 +1074,30 @@ class Phase:
             w.stdin.write(json.dumps({"killed": killed}) + "\n")
             w.stdin.flush()
         fresh = self.make_proc(0, port=victim.port)
-        # The restarted process's CPU from its start, every 50 ms: what it spent until its
-        # last client was back (start-up and reconnections), read off at the end.
+        # The restarted process's CPU from its start, every 50 ms (seconds since the kill,
+        # CPU seconds), read off at the end: what it spent until its last client was back
+        # (start-up and reconnections), and how busy it was second by second once it answered.
         self.restart_cpu: list[tuple[float, float]] = []
 
         def follow() -> None:
             while fresh.process is None and time.monotonic() - killed < 10:
                 time.sleep(0.005)
-            while fresh.process is not None and time.monotonic() - killed < 25:
+            while (fresh.process is not None and fresh.process.poll() is None
+                   and time.monotonic() - killed < 40):
                 self.restart_cpu.append((time.monotonic() - killed, cpu_s(fresh.pid)))
                 time.sleep(0.05)
         threading.Thread(target=follow, daemon=True).start()
         took = fresh.start()
         self.procs[0] = fresh
         ready = time.monotonic()
+        self.restart_ready = ready - killed
         if self.args.profile and self.kind == "ours":
             # The restarted process while its clients come back (reported at the end).
             self.restart_profilers = self._start_profilers("reconnect", 12, [fresh])
         for w in workers:
             w.stdin.write(json.dumps({"restarted": ready}) + "\n")
             w.stdin.flush()
-        # How busy the restarted process is, second by second, while its clients come back.
-        timeline: list[int] = []
-
-        def sample() -> None:
-            last = cpu_s(fresh.pid)
-            for _ in range(25):
-                time.sleep(1)
-                now = cpu_s(fresh.pid)
-                if fresh.process.poll() is not None or now < last:
-                    break
-                timeline.append(round(100 * (now - last)))
-                last = now
-        threading.Thread(target=sample, daemon=True).start()
-        return {"killed_at_s": round(killed - t0, 2), "restart_s": round(took, 2),
-                "cpu_pct_per_second_after_restart": timeline}
+        return {"killed_at_s": round(killed - t0, 2), "restart_s": round(took, 2)}
 
     def _read(self, worker, key: str) -> dict:
         while True:

@@ -32,8 +32,8 @@ from __future__ import annotations
 import html as html_module
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from functools import cache
+from html.parser import HTMLParser
 from urllib.parse import unquote
 
 from .text import html_to_text, plain_text
