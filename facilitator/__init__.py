@@ -38,6 +38,7 @@ def create_app(test_config: dict | None = None):
     from .extensions import database, presence, socketio, store
     from .live.contexts import ConnectionSessions, match_socketio_path
     from .live.handlers import register
+    from .live.message_queue import client_manager
     from .live.packets import PacketJson, drop_malformed_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
@@ -55,9 +56,11 @@ def create_app(test_config: dict | None = None):
         # process would accept any connection unchecked.
         register(socketio)
         socketio._facilitator_handlers = True
+    queue = client_manager(app.config["MESSAGE_QUEUE"], app.config["MESSAGE_QUEUE_CHANNEL"])
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
-                      message_queue=app.config["MESSAGE_QUEUE"],
-                      channel=app.config["MESSAGE_QUEUE_CHANNEL"],
+                      **({"client_manager": queue} if queue is not None else
+                         {"message_queue": app.config["MESSAGE_QUEUE"],
+                          "channel": app.config["MESSAGE_QUEUE_CHANNEL"]}),
                       max_http_buffer_size=64 * 1024, ping_interval=app.config["PING_INTERVAL"],
                       ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None, serializer=json_packet_class(),

@@ -27,6 +27,7 @@ import logging
 import time
 import uuid
 
+from .message_queue import blocking_redis
 from .presence import Presence, _info
 
 log = logging.getLogger(__name__)
@@ -63,11 +64,13 @@ class SharedPresence(Presence):
     """``Presence`` whose ``devices`` counts every process's devices of a game."""
 
     def __init__(self, redis_url: str, channel: str):
-        import redis
         super().__init__()
         self.process = uuid.uuid4().hex[:12]
         self._url = redis_url
-        self._redis = redis.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
+        # Commands wait for a free connection: a storm of devices updates must not fail
+        # on redis-py's limit of 100 (see message_queue.py).
+        self._redis = blocking_redis(redis_url, wait=2, socket_timeout=2,
+                                     socket_connect_timeout=2)
         self._prefix = f"{channel}:"
         self._merge = self._redis.register_script(_MERGE)
         self._down_until = 0.0
