@@ -85,6 +85,9 @@ def serve(host: str, port: int) -> None:
         # Engine.IO would use it instead of simple-websocket, untested here.
         click.echo("  Warning: gevent-websocket is installed; uninstall it "
                    "(pip uninstall gevent-websocket)", err=True)
+    if not live.listen_to_other_processes():
+        click.echo("  Warning: the message queue does not answer yet; until it does, this "
+                   "process's screens miss the changes made through the others", err=True)
     tune_garbage_collector()
     server = pywsgi.WSGIServer(listener, app, handler_class=_no_delay_handler(), log=None)
     try:

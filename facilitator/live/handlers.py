@@ -202,7 +202,10 @@ def register(socketio) -> None:
         flood().connected(request.sid, auth, request.remote_addr,
                           socketio.server.manager.eio_sid_from_sid(request.sid, "/"),
                           gm=audience.role == GM)
-        emit("state", message, to=request.sid)
+        # This connection is this process's: sent to it directly, not through the message
+        # queue, which would copy it to every other process for nothing (a restart's
+        # whole classroom at once).
+        emit("state", message, to=request.sid, ignore_queue=True)
         live().sent_at_connect(request.sid, message["seq"])
         if audience.role == TEAM:
             live().devices_changed(audience.game_id)
@@ -286,7 +289,7 @@ def register(socketio) -> None:
         # A burst of syncs gets this snapshot once per interval (flood.SYNC_INTERVAL).
         if ((not isinstance(known, int) or message["seq"] != known)
                 and flood().sync_emit_due(request.sid, message["seq"])):
-            emit("state", message, to=request.sid)
+            emit("state", message, to=request.sid, ignore_queue=True)
         return {"ok": True, "seq": message["seq"]}
 
     @socketio.on_error_default

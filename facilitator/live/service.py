@@ -35,6 +35,9 @@ DEVICES_MAX_WAIT = 2.0
 #: no other process announced a change of it (``_loaded``). Bounds what a lost Redis
 #: message could cost: a screen connecting later than this reads the database.
 HEARD_TRUST_SECONDS = 5.0
+#: How long a starting process waits for the message queue before it answers anyway
+#: (``listen_to_other_processes``).
+SUBSCRIBE_WAIT_SECONDS = 5.0
 
 #: Actions a team device may send for itself; the rest are the GM's (R-G4).
 TEAM_ACTIONS = frozenset(name for name, cls in ACTION_TYPES.items() if not cls.gm_only)
@@ -311,6 +314,36 @@ class LiveGames:
                     self.heard_change(game_id)   # before the screens here are sent it
             return handle_emit(message)
         manager._handle_emit = heard_emit
+
+    def listen_to_other_processes(self, wait: float = SUBSCRIBE_WAIT_SECONDS) -> bool:
+        """Subscribe to the message queue now, before this process answers anyone; True
+        once subscribed (at once without a message queue), False if the queue did not
+        answer within ``wait`` seconds (it keeps trying meanwhile).
+
+        python-socketio subscribes at its first connection, in a background task: after
+        a restart that task competed with hundreds of connections coming back, and the
+        changes other processes broadcast until it ran were lost for the screens that
+        had their first state already (the floor of bench/fanout.py lost ~200 state
+        messages in some restart runs that way). Subscribed first, every change
+        committed after a screen's first state was read reaches it."""
+        from socketio import RedisManager
+        server = self.socketio.server
+        manager = server.manager
+        if not isinstance(manager, PubSubManager):
+            return True
+        if not server.manager_initialized:
+            server.manager_initialized = True
+            manager.initialize()              # starts the listening task
+        if not isinstance(manager, RedisManager):
+            return True                       # (another queue: nothing to wait on)
+        deadline = time.monotonic() + wait
+        while True:
+            pubsub = getattr(manager, "pubsub", None)     # RedisManager's subscription
+            if pubsub is not None and pubsub.subscribed:  # set once SUBSCRIBE was sent
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            self.socketio.sleep(0.005)
 
     def heard_change(self, game_id: int) -> None:
         """Another process changed game ``game_id`` (or closed some of its connections):

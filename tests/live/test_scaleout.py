@@ -84,6 +84,75 @@ def test_a_screen_joining_one_process_gets_the_changes_made_through_the_other(tw
         http.close()
 
 
+def test_a_process_listens_to_the_others_before_it_answers_anyone(two_servers):
+    """A restarted process's first screens get every later change: it subscribed to the
+    message queue before it served its first page, not at its first connection (where
+    python-socketio subscribes, in a task that competes with a whole classroom coming
+    back while the changes made meanwhile through the other process go unheard)."""
+    import redis
+
+    from services import redis_url
+    a, b = two_servers
+    channel = a.env["FACILITATOR_MESSAGE_QUEUE_CHANNEL"]
+    queue = redis.Redis.from_url(redis_url())
+
+    def listening(expected: int) -> int:
+        """The processes subscribed to the channel, once it is ``expected`` (or after 2 s:
+        Redis takes a moment to see a subscription or a closed connection)."""
+        deadline = time.monotonic() + 2
+        while True:
+            count = dict(queue.pubsub_numsub(channel))[channel.encode()]
+            if count == expected or time.monotonic() > deadline:
+                return count
+            time.sleep(0.02)
+    try:
+        # Both answered /join; no Socket.IO client ever connected.
+        assert listening(2) == 2
+        a.kill()
+        assert listening(1) == 1
+        a.start()
+        assert listening(2) == 2
+    finally:
+        queue.close()
+
+
+def test_a_screens_first_state_goes_to_it_alone_not_through_the_queue(two_servers):
+    """A restarted process answers its whole classroom at once: each first state is sent
+    to its connection only, not copied through Redis to every other process."""
+    import json
+
+    import redis
+
+    from services import redis_url
+    a, b = two_servers
+    _http, game_id, cookie, codes = new_game(a)
+    channel = a.env["FACILITATOR_MESSAGE_QUEUE_CHANNEL"]
+    queue = redis.Redis.from_url(redis_url())
+    listening = queue.pubsub(ignore_subscribe_messages=True)
+    listening.subscribe(channel)
+    screens = []
+    try:
+        screens = [Client(server, {"role": "projector", "watch": codes["watch"]}).connect()
+                   for server in (a, b, a)]
+        assert all(s.states[0]["role"] == "projector" for s in screens)
+        heard, until = [], time.monotonic() + 1
+        while time.monotonic() < until:
+            message = listening.get_message(timeout=0.1)
+            if message is not None:
+                heard.append(json.loads(message["data"]))
+        assert [m["room"] for m in heard if m.get("event") == "state"] == []
+        # (The queue itself is heard: a change is broadcast through it to every process.)
+        gm = Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+        screens.append(gm)
+        assert gm.act(act("adjust", team=1, points=1, reason="Participación"))["ok"]
+        message = listening.get_message(timeout=5)
+        assert message is not None and json.loads(message["data"])["event"] == "state"
+    finally:
+        quick_close(*screens)
+        listening.close()
+        queue.close()
+
+
 def test_the_gm_counts_the_devices_of_every_process(two_servers):
     """Team devices on both processes: the GM on either one sees all of them, and the
     same count whichever process sends the next state (no flapping)."""
