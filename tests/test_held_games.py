@@ -149,12 +149,59 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
     assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # trusted a short while only
 
 
+def test_with_a_message_queue_screens_asking_together_take_one_read_unless_a_change_came(
+        app, monkeypatch):
+    # A restarted process: the screens of a game come back together. One reads the game;
+    # those that asked meanwhile take what it read, unless a change was heard between
+    # that read's start and their asking (then they read again: the read may miss it).
+    import threading
+    import time
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    monkeypatch.setattr(type(live), "sole_process", property(lambda self: False))
+    reads, release, real = [], threading.Event(), store.load
+
+    def slow_load(gid):
+        reads.append(gid)
+        assert release.wait(10)
+        return real(gid)
+    monkeypatch.setattr(store, "load", slow_load)
+    answers = []
+
+    def screen(team):
+        answers.append(live.snapshot_for(Audience(TEAM, game_id, team)))
+
+    def wait_for(predicate):
+        deadline = time.monotonic() + 5
+        while not predicate() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    first = threading.Thread(target=screen, args=(1,))
+    first.start()
+    wait_for(lambda: reads)                                 # the first screen is reading
+    together = [threading.Thread(target=screen, args=(n,)) for n in (2, 3)]
+    for thread in together:
+        thread.start()
+    time.sleep(0.2)
+    live.heard_change(game_id)                            # another process changed it
+    late = threading.Thread(target=screen, args=(4,))
+    late.start()
+    time.sleep(0.2)
+    assert reads == [game_id]                             # the others wait for that read
+    release.set()
+    for thread in (first, *together, late):
+        thread.join(10)
+    assert len(answers) == 4 and all(a["seq"] == 0 for a in answers)
+    assert reads == [game_id, game_id]                    # read again for the late screen only
+
+
 def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
     from facilitator.live import rooms
     live = app.extensions["facilitator_live"]
     handled = []
 
     class Manager:
+        host_id = "this-process"
+
         def _handle_emit(self, message):
             handled.append(message["room"])
 
@@ -162,9 +209,11 @@ def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
     live.hear_changes(manager)
     for room in (rooms.gm_room(7), rooms.team_room(7, 2), rooms.public_room(8), "sid-123",
                  None, [rooms.public_room(7), rooms.gm_room(9)], "game:x:gm"):
-        manager._handle_emit({"event": "state", "room": room})
+        manager._handle_emit({"event": "state", "room": room, "host_id": "another"})
+    # This process's own broadcasts (python-socketio hands them over the same way).
+    manager._handle_emit({"event": "state", "room": rooms.gm_room(8), "host_id": "this-process"})
     assert live._heard == {7: 3, 8: 1, 9: 1}
-    assert len(handled) == 7                       # every message still reaches its screens
+    assert len(handled) == 8                       # every message still reaches its screens
     assert rooms.game_of_room("game:12:team:3") == 12
     assert rooms.game_of_room("league:3") is None
 

@@ -66,6 +66,8 @@ class LiveGames:
         # been heard (and when) as this process last read it (``_loaded``).
         self._heard: dict[int, int] = {}
         self._read_after: dict[int, tuple[int, float]] = {}
+        self._reading: dict[int, threading.Lock] = {}  # game → held while one screen reads it
+        self._reading_guard = threading.Lock()
 
     # -- authorisation -------------------------------------------------------------
 
@@ -290,23 +292,50 @@ class LiveGames:
         if self.sole_process:
             return self.store.held(game_id) or self.store.load(game_id)
         heard = self._heard.get(game_id, 0)
-        now = time.monotonic()
-        read = self._read_after.get(game_id)
-        if read is not None and read[0] == heard and now - read[1] < HEARD_TRUST_SECONDS:
-            held = self.store.held(game_id)
+        asked = time.monotonic()
+        held = self._trusted(game_id, heard, asked)
+        if held is not None:
+            return held
+        # The screens of a game that come back together ask while the first of them
+        # reads it: one reads, the others take what it read, if still nothing was heard
+        # since before they asked (the same test, after the wait).
+        with self._reading_lock(game_id):
+            held = self._trusted(game_id, heard, asked)
             if held is not None:
                 return held
-        loaded = self.store.load(game_id)
-        if loaded is not None:
-            self._read_after[game_id] = (heard, now)    # counted before the read began
-        return loaded
+            loaded = self.store.load(game_id)
+            if loaded is not None:
+                self._read_after[game_id] = (heard, asked)  # counted before the read began
+            return loaded
+
+    def _trusted(self, game_id: int, heard: int, asked: float):
+        """What this process holds of game ``game_id`` if it is surely current for a
+        screen that asked at ``asked``, when ``heard`` changes of it had been heard: it
+        was read when as many had been heard, HEARD_TRUST_SECONDS ago at the most.
+        Else None."""
+        read = self._read_after.get(game_id)
+        if read is None or read[0] != heard or asked - read[1] >= HEARD_TRUST_SECONDS:
+            return None
+        return self.store.held(game_id)
+
+    def _reading_lock(self, game_id: int) -> threading.Lock:
+        with self._reading_guard:
+            return self._reading.setdefault(game_id, threading.Lock())
 
     def hear_changes(self, manager) -> None:
         """Count, per game, the broadcasts other processes send to its rooms: ``manager``
-        (Socket.IO's message-queue manager) hands this process each of them."""
+        (Socket.IO's message-queue manager) hands this process each of them.
+
+        Its own broadcasts pass there too, not counted: what this process changed, it
+        holds as committed (``GameStore.transact``), or it dropped what it held. A
+        restarted process sends each GM the devices coming back; counted, those made the
+        next screens of the game read it again."""
         handle_emit = manager._handle_emit
+        own = getattr(manager, "host_id", None)
 
         def heard_emit(message):
+            if own is not None and message.get("host_id") == own:
+                return handle_emit(message)
             room = message.get("room")
             for name in room if isinstance(room, (list, tuple)) else (room,):
                 game_id = rooms.game_of_room(name)
@@ -551,6 +580,8 @@ class LiveGames:
         GMs were sent, presence entries, the store's replayed game."""
         self._snapshots.pop(game_id, None)
         self._read_after.pop(game_id, None)
+        with self._reading_guard:
+            self._reading.pop(game_id, None)
         self.classes.forget(game_id)
         self._devices_sent.pop(game_id, None)
         with self._devices_lock:
