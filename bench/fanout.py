@@ -1082,6 +1082,12 @@ class Phase:
         def follow() -> None:
             while fresh.process is None and time.monotonic() - killed < 10:
                 time.sleep(0.005)
+            if self.args.profile and self.kind == "ours":
+                # The restarted process from its start (imports, app) while its clients
+                # come back (reported at the end); the clients queue in its listening
+                # socket from its first instant, so its storm begins before it answers.
+                time.sleep(0.05)              # py-spy needs the interpreter running
+                self.restart_profilers = self._start_profilers("reconnect", 12, [fresh])
             while (fresh.process is not None and fresh.process.poll() is None
                    and time.monotonic() - killed < 40):
                 self.restart_cpu.append((time.monotonic() - killed, cpu_s(fresh.pid)))
@@ -1091,9 +1097,6 @@ class Phase:
         self.procs[0] = fresh
         ready = time.monotonic()
         self.restart_ready = ready - killed
-        if self.args.profile and self.kind == "ours":
-            # The restarted process while its clients come back (reported at the end).
-            self.restart_profilers = self._start_profilers("reconnect", 12, [fresh])
         for w in workers:
             w.stdin.write(json.dumps({"restarted": ready}) + "\n")
             w.stdin.flush()
