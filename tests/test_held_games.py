@@ -149,6 +149,34 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
     assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # trusted a short while only
 
 
+def test_screens_connecting_together_to_a_game_not_held_take_one_read(app, monkeypatch):
+    # One process: a game whose row was written outside an action (a device joined, the
+    # answer shown) is read again; its screens connecting meanwhile wait for that read.
+    import threading
+    import time
+    live = app.extensions["facilitator_live"]
+    game_id = _game(app)
+    store.forget_row(game_id)
+    reads, release, real = [], threading.Event(), store.load
+
+    def slow_load(gid):
+        reads.append(gid)
+        assert release.wait(10)
+        return real(gid)
+    monkeypatch.setattr(store, "load", slow_load)
+    answers = []
+    screens = [threading.Thread(target=lambda n=n: answers.append(
+        live.snapshot_for(Audience(TEAM, game_id, n)))) for n in (1, 2, 3, 4)]
+    for screen in screens:
+        screen.start()
+    time.sleep(0.3)
+    release.set()
+    for screen in screens:
+        screen.join(10)
+    assert reads == [game_id]                          # 4 without the wait
+    assert len(answers) == 4 and all(a["seq"] == 0 for a in answers)
+
+
 def test_with_a_message_queue_screens_asking_together_take_one_read_unless_a_change_came(
         app, monkeypatch):
     # A restarted process: the screens of a game come back together. One reads the game;

@@ -226,6 +226,26 @@ def test_positive_answers_are_remembered_a_few_seconds_at_most(tmp_path, monkeyp
     assert not sessions.session_is_valid(database, a) and not sessions.session_is_valid(database, b)
 
 
+def test_the_console_after_a_login_asks_the_database_nothing_about_the_session(tmp_path):
+    from sqlalchemy import event
+
+    from facilitator.extensions import database
+    app = make_app(tmp_path)
+    client = logged_in(app)
+    asked = []
+
+    def looked_up(_conn, _cursor, statement, *_args):
+        if "console_sessions" in statement:
+            asked.append(statement)
+    event.listen(database.engine, "before_cursor_execute", looked_up)
+    try:
+        assert opens_console(client)
+        assert gm_socket_accepted(app, client, new_game(client))
+    finally:
+        event.remove(database.engine, "before_cursor_execute", looked_up)
+    assert asked == []                  # the login opened it here: remembered
+
+
 def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts(
         tmp_path, monkeypatch):
     """The server asks every CACHE_SECONDS / 2 about the sessions it remembers (one

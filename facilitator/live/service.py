@@ -290,7 +290,13 @@ class LiveGames:
         heard before it asked makes it read the database (the change is committed before
         it is broadcast); a change heard after reaches it as that broadcast."""
         if self.sole_process:
-            return self.store.held(game_id) or self.store.load(game_id)
+            held = self.store.held(game_id)
+            if held is not None:
+                return held
+            # The screens of a game that connect together: one reads it, the others wait
+            # and take what it holds then (every change goes through this process).
+            with self._reading_lock(game_id):
+                return self.store.held(game_id) or self.store.load(game_id)
         heard = self._heard.get(game_id, 0)
         asked = time.monotonic()
         held = self._trusted(game_id, heard, asked)

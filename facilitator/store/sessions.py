@@ -10,7 +10,9 @@ server (or another process on the same database) still knows the GM.
 
 Checking a session is one indexed lookup. A positive answer is remembered by
 the process for at most ``CACHE_SECONDS`` (and never past the session's own
-expiry), so a page that makes a few requests costs one lookup. Ending a
+expiry), so a page that makes a few requests costs one lookup; a session the
+process has just opened counts as one (the console page and socket that follow a
+login ask nothing). Ending a
 session forgets it at once in the process that ends it; **another process
 sharing the database may still accept it for up to ``CACHE_SECONDS``** after
 the logout. Negative answers are never remembered.
@@ -58,9 +60,12 @@ def open_session(database: Database, hours: float) -> str:
     """Open a session that lasts ``hours``; returns its secret (kept only in the cookie)."""
     secret = secrets.token_urlsafe(32)
     now = utcnow()
+    key, expires_at = secret_hash(secret), now + timedelta(hours=hours)
     with database.session() as session:
-        session.add(ConsoleSession(secret_hash=secret_hash(secret), created_at=now,
-                                   expires_at=now + timedelta(hours=hours)))
+        session.add(ConsoleSession(secret_hash=key, created_at=now, expires_at=expires_at))
+    # Opened and committed here: the console page and its socket that follow the login
+    # need not ask the database about it (trusted as a positive answer is).
+    _remember(key, expires_at)
     return secret
 
 
@@ -82,10 +87,14 @@ def session_is_valid(database: Database, secret: object) -> bool:
             ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None)))
     if expires_at is None or now >= expires_at:
         return False
+    _remember(key, expires_at)
+    return True
+
+
+def _remember(key: str, expires_at: datetime) -> None:
     if len(_cache) >= _CACHE_LIMIT:
         _sweep()
     _cache[key] = (_clock() + CACHE_SECONDS, expires_at)
-    return True
 
 
 def refresh_remembered(database: Database) -> int:
