@@ -149,6 +149,20 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
     assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # trusted a short while only
 
 
+def _slow_reads(monkeypatch):
+    """Make every read of a game wait for the returned event; returns the list of the
+    games read (each as its read begins) and that event."""
+    import threading
+    reads, release, real = [], threading.Event(), store.load
+
+    def slow_load(game_id):
+        reads.append(game_id)
+        assert release.wait(10)
+        return real(game_id)
+    monkeypatch.setattr(store, "load", slow_load)
+    return reads, release
+
+
 def test_screens_connecting_together_to_a_game_not_held_take_one_read(app, monkeypatch):
     # One process: a game whose row was written outside an action (a device joined, the
     # answer shown) is read again; its screens connecting meanwhile wait for that read.
@@ -157,13 +171,7 @@ def test_screens_connecting_together_to_a_game_not_held_take_one_read(app, monke
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     store.forget_row(game_id)
-    reads, release, real = [], threading.Event(), store.load
-
-    def slow_load(gid):
-        reads.append(gid)
-        assert release.wait(10)
-        return real(gid)
-    monkeypatch.setattr(store, "load", slow_load)
+    reads, release = _slow_reads(monkeypatch)
     answers = []
     screens = [threading.Thread(target=lambda n=n: answers.append(
         live.snapshot_for(Audience(TEAM, game_id, n)))) for n in (1, 2, 3, 4)]
@@ -187,13 +195,7 @@ def test_with_a_message_queue_screens_asking_together_take_one_read_unless_a_cha
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     monkeypatch.setattr(type(live), "sole_process", property(lambda self: False))
-    reads, release, real = [], threading.Event(), store.load
-
-    def slow_load(gid):
-        reads.append(gid)
-        assert release.wait(10)
-        return real(gid)
-    monkeypatch.setattr(store, "load", slow_load)
+    reads, release = _slow_reads(monkeypatch)
     answers = []
 
     def screen(team):

@@ -37,11 +37,10 @@ def blocking_redis(url: str, connections: int = QUEUE_CONNECTIONS,
 
 
 class WaitingRedisManager(RedisManager):
-    """python-socketio's ``RedisManager`` on a ``blocking_redis`` client."""
+    """python-socketio's ``RedisManager`` on a ``blocking_redis`` client (made for
+    redis:// and rediss:// URLs only: ``client_manager``)."""
 
     def _redis_connect(self):
-        if urlparse(self.redis_url).scheme not in ("redis", "rediss"):
-            return super()._redis_connect()     # Sentinel, a socket path: as it comes
         self.redis = blocking_redis(self.redis_url, **self.redis_options)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.connected = True

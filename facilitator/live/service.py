@@ -289,28 +289,27 @@ class LiveGames:
         Why a screen never misses a change: it joined its rooms before asking. A change
         heard before it asked makes it read the database (the change is committed before
         it is broadcast); a change heard after reaches it as that broadcast."""
-        if self.sole_process:
-            held = self.store.held(game_id)
-            if held is not None:
-                return held
-            # The screens of a game that connect together: one reads it, the others wait
-            # and take what it holds then (every change goes through this process).
-            with self._reading_lock(game_id):
-                return self.store.held(game_id) or self.store.load(game_id)
-        heard = self._heard.get(game_id, 0)
-        asked = time.monotonic()
-        held = self._trusted(game_id, heard, asked)
+        sole = self.sole_process
+        if sole:
+            def current():
+                return self.store.held(game_id)
+        else:
+            heard, asked = self._heard.get(game_id, 0), time.monotonic()
+
+            def current():
+                return self._trusted(game_id, heard, asked)
+        held = current()
         if held is not None:
             return held
-        # The screens of a game that come back together ask while the first of them
-        # reads it: one reads, the others take what it read, if still nothing was heard
-        # since before they asked (the same test, after the wait).
+        # The screens of a game that connect together ask while the first of them reads
+        # it: one reads, the others wait and take what it read if it passes the same test
+        # (with several processes: nothing heard since before they asked).
         with self._reading_lock(game_id):
-            held = self._trusted(game_id, heard, asked)
+            held = current()
             if held is not None:
                 return held
             loaded = self.store.load(game_id)
-            if loaded is not None:
+            if loaded is not None and not sole:
                 self._read_after[game_id] = (heard, asked)  # counted before the read began
             return loaded
 
