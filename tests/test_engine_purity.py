@@ -6,6 +6,7 @@ import pathlib
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "facilitator"
 ENGINE = PACKAGE / "engine"
+GAMES = PACKAGE / "games"
 QUESTIONS = PACKAGE / "questions"
 FORBIDDEN = {"flask", "flask_socketio", "socketio", "engineio", "sqlalchemy", "gevent",
              "eventlet", "redis", "psycopg", "psycopg2", "alembic"}
@@ -35,6 +36,17 @@ def test_engine_imports_no_web_or_database_library():
                  if name.split(".")[0] in FORBIDDEN]
     assert not offenders, offenders
     assert len(list(ENGINE.glob("*.py"))) >= 8
+
+
+def test_every_game_imports_no_web_or_database_library_and_nothing_above_it():
+    """Each game under facilitator/games/ is pure: no web or database library, and nothing
+    of the store, the web or the live layer (they use the games, never the reverse)."""
+    offenders = [f"{file}:{line} imports {name}" for file, line, name in imports(GAMES)
+                 if name.split(".")[0] in FORBIDDEN
+                 or any(name == above or name.startswith(above + ".")
+                        for above in ABOVE_THE_FORMATS)]
+    assert not offenders, offenders
+    assert (GAMES / "protocol.py").exists()
 
 
 def test_bank_formats_import_no_database_and_nothing_above_them():

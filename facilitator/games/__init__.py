@@ -1,0 +1,43 @@
+"""The games of the facilitator, each a pure package behind ``protocol``.
+
+``kind(name)`` and ``kind_of_record(record)`` find a game's ``GameKind``;
+nothing outside this package names a game but through them. Packages are
+imported when first asked for, so a server that plays one game loads one.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .protocol import GM, SEAT, TABLE, WATCHER, GameKind, Legal, Match, Refusal, Role
+
+#: Game name -> the module holding its ``KIND`` (a GameKind).
+MODULES = {
+    "partida": "facilitator.games.partida",
+    "colmena": "facilitator.games.colmena",
+    "hive": "facilitator.games.hive",
+}
+
+__all__ = ["GM", "SEAT", "TABLE", "WATCHER", "GameKind", "Legal", "Match", "Refusal", "Role",
+           "MODULES", "kind", "kind_of_record", "names"]
+
+
+def names() -> list[str]:
+    """The games this facilitator plays."""
+    return list(MODULES)
+
+
+def kind(name: str) -> GameKind:
+    """The game called ``name``; KeyError if there is none."""
+    return importlib.import_module(MODULES[name]).KIND
+
+
+def kind_of_record(record: object) -> GameKind | None:
+    """The game whose record format ``record`` declares (``"colmena/1"``), or None."""
+    fmt = record.get("format") if isinstance(record, dict) else None
+    if not isinstance(fmt, str):
+        return None
+    name = fmt.split("/", 1)[0]
+    if name not in MODULES:
+        return None
+    found = kind(name)
+    return found if found.record_format == fmt else None

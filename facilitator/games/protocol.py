@@ -1,0 +1,185 @@
+"""The one small protocol every game of the facilitator speaks.
+
+A game is a pure package under ``facilitator/games/<name>/``: it imports
+nothing from Flask, Socket.IO or SQLAlchemy. The live, store and web layers
+know a game only through this protocol (and the registry in
+``facilitator/games/__init__.py``), so no rule of any game lives outside its
+package.
+
+- ``Role`` says who acts or looks: the GM (the teacher: sees everything, may
+  do everything the rules let a GM do, undo and redo included), a ``seat``
+  (a team of la partida, a player of la colmena, a colour of Hive: acts for
+  itself and sees its own secrets), a ``table`` (one shared screen of a table
+  or a pair: sees what everyone sees and may act where the game lets a shared
+  screen act, e.g. both colours on one Hive tablet) or a ``watcher`` (the
+  projector and anyone else: looks only).
+- A ``Match`` is one game being played. ``play(action, by)`` checks the
+  action against the state and either raises ``Refusal`` (naming the rule
+  id, changing nothing) or returns the events it caused; the state is the
+  fold of the events. ``legal(by)`` lists what ``by`` may do now (and, for
+  the GM, who may do each thing); ``view(audience)`` is everything one
+  audience's screen shows and nothing it may not see; ``record()`` writes
+  the game so ``replay`` rebuilds it exactly.
+- Timers are state: ``deadline()`` is when something happens by itself (or
+  None), and ``due(now)`` the action the clock plays once it has passed.
+  Time is always given (``now``): an engine never reads a clock.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+GM, SEAT, TABLE, WATCHER = "gm", "seat", "table", "watcher"
+ROLE_KINDS = (GM, SEAT, TABLE, WATCHER)
+
+
+class Refusal(Exception):
+    """An action (or a record) that breaks a rule of the game's rule book.
+
+    ``rule`` is the rule id (``"R-U2"``, ``"C-P5"``, ``"H-P1.5"``, or
+    ``"format"`` for a malformed record or action), ``message`` a sentence a
+    teacher understands, and ``action`` the 0-based index of the refused action
+    in a record, or ``None`` when the record is refused before any action.
+    A refused action changes nothing.
+    """
+
+    def __init__(self, rule: str, message: str, action: int | None = None):
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+        self.action = action
+
+    def at(self, index: int | None) -> "Refusal":
+        """The same refusal, located at action ``index`` of a record."""
+        return type(self)(self.rule, self.message, index)
+
+    def to_dict(self) -> dict:
+        """The refusal as ``facilitator replay`` prints it."""
+        return {"error": self.rule, "action": self.action, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """Who acts or looks. ``seat`` is the seat's number (1-based) for a ``seat``
+    role, None for the others."""
+
+    kind: str
+    seat: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in ROLE_KINDS:
+            raise ValueError(f"unknown role {self.kind!r}")
+        if (self.kind == SEAT) != (self.seat is not None):
+            raise ValueError("a seat role, and only a seat role, has a seat number")
+
+    @classmethod
+    def gm(cls) -> "Role":
+        """The teacher's console."""
+        return cls(GM)
+
+    @classmethod
+    def of_seat(cls, seat: int) -> "Role":
+        """The device of one seat (a team, a player, a colour)."""
+        return cls(SEAT, seat)
+
+    @classmethod
+    def table(cls) -> "Role":
+        """A table's shared screen."""
+        return cls(TABLE)
+
+    @classmethod
+    def watcher(cls) -> "Role":
+        """The projector, or anyone who only looks."""
+        return cls(WATCHER)
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """One kind of action accepted now.
+
+    ``seats``: the seats whose own devices may send it; ``table``: whether a
+    table's shared screen may send it; neither: the GM only (the GM may send
+    every entry). ``options``: the open choices, e.g. ``{"targets": [2, 4]}``.
+    """
+
+    do: str
+    seats: tuple[int, ...] = ()
+    options: dict = field(default_factory=dict)
+    table: bool = False
+
+    def allows(self, by: Role) -> bool:
+        """Whether ``by`` may send this action now."""
+        if by.kind == GM:
+            return True
+        if by.kind == SEAT:
+            return by.seat in self.seats
+        if by.kind == TABLE:
+            return self.table
+        return False
+
+    def to_dict(self) -> dict:
+        """The entry as JSON data."""
+        out = {"do": self.do, "seats": list(self.seats), "options": self.options}
+        if self.table:
+            out["table"] = True
+        return out
+
+
+@runtime_checkable
+class Match(Protocol):
+    """One game being played, driven by actions (see the module's docstring)."""
+
+    kind: ClassVar[str]
+
+    @property
+    def seq(self) -> int:
+        """How many actions were accepted (undo and redo included): the version."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether an ``undo`` would be accepted."""
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether a ``redo`` would be accepted."""
+
+    def play(self, action: dict, by: Role) -> list:
+        """Accept ``action`` from ``by`` and return its events, or raise Refusal."""
+
+    def legal(self, by: Role | None = None) -> list[Legal]:
+        """What ``by`` may do now (None: every entry, as the GM sees them)."""
+
+    def view(self, audience: Role) -> dict:
+        """Everything ``audience``'s screen shows, and nothing it may not see."""
+
+    def deadline(self) -> float | None:
+        """When the clock acts by itself (epoch seconds), or None."""
+
+    def due(self, now: float) -> dict | None:
+        """The action the clock plays at ``now`` once ``deadline()`` has passed."""
+
+    def record(self) -> dict:
+        """The game's record: ``replay`` of it gives the identical game."""
+
+    def summary(self) -> dict:
+        """What ``facilitator replay`` prints for this game (standings, a breakdown)."""
+
+
+class GameKind(Protocol):
+    """A game of the facilitator: how to start one and how to replay one."""
+
+    name: str             # "partida", "colmena", "hive"
+    record_format: str    # "partida/1", "colmena/1", "hive/1"
+
+    def settings_bounds(self) -> dict:
+        """Every setting with its default and bounds, for set-up forms."""
+
+    def new(self, settings: dict, **content: Any) -> Match:
+        """A new game from its settings (and content: questions, a deck, a seed)."""
+
+    def replay(self, record: dict) -> Match:
+        """Rebuild a game from its record; a refused action raises Refusal with its index."""
