@@ -30,7 +30,7 @@ def main() -> None:
 @main.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True))
 def replay_command(record_file: str) -> None:
-    """Replay a partida/1 RECORD_FILE and print its standings as JSON.
+    """Replay a game record (partida/1, colmena/1, hive/1) and print its result as JSON.
 
     Exits 0 with {"standings": [...]}, or non-zero with
     {"error": RULE, "action": INDEX, "message": ...} when an action is refused.
@@ -42,7 +42,16 @@ def replay_command(record_file: str) -> None:
         _print_refusal(Refusal("format", f"cannot read {record_file}: {error}"))
         sys.exit(2)
     try:
-        game = replay(load_record(text), load_bank=_bank_loader(record_file))
+        record = load_record(text)
+    except Refusal as refusal:
+        _print_refusal(refusal)
+        sys.exit(1)
+    other = _other_game(record)
+    if other is not None:
+        _replay_other(other, record)
+        return
+    try:
+        game = replay(record, load_bank=_bank_loader(record_file))
     except Refusal as refusal:
         _print_refusal(refusal)
         sys.exit(1)
@@ -50,6 +59,29 @@ def replay_command(record_file: str) -> None:
     click.echo(json.dumps({"standings": game.standings(), "over": state.over,
                            "round": state.turn.round, "turn": state.turn.number},
                           ensure_ascii=False, indent=1))
+
+
+def _other_game(record: object):
+    """The game of a record that is not a partida's (``colmena/1``, ``hive/1``), or None."""
+    from .games import kind_of_record
+    fmt = record.get("format") if isinstance(record, dict) else None
+    if not isinstance(fmt, str) or fmt.startswith("partida/"):
+        return None
+    try:
+        return kind_of_record(record)
+    except ImportError:
+        return None
+
+
+def _replay_other(game_kind, record: dict) -> None:
+    """Replay a record of another game and print its summary, or its refusal (exit 1)."""
+    from .games import Refusal as GameRefusal
+    try:
+        match = game_kind.replay(record)
+    except GameRefusal as refusal:
+        click.echo(json.dumps(refusal.to_dict(), ensure_ascii=False))
+        sys.exit(1)
+    click.echo(json.dumps(match.summary(), ensure_ascii=False, indent=1))
 
 
 def _bank_loader(record_file: str):
@@ -191,6 +223,18 @@ def db_upgrade_command() -> None:
     click.echo(change.describe() if change else "The database is already up to date.")
 
 
+@main.group("hive")
+def hive_group() -> None:
+    """Hive: the Universal Hive Protocol engine."""
+
+
+@hive_group.command("uhp")
+def hive_uhp_command() -> None:
+    """Speak the Universal Hive Protocol on standard input and output."""
+    from .games.hive.uhp import main as uhp_main
+    sys.exit(uhp_main(sys.stdin, sys.stdout))
+
+
 def _register_questions() -> None:
     from .questions_cli import questions
     main.add_command(questions)
@@ -201,3 +245,4 @@ _register_questions()
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
