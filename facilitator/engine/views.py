@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from .numbers import plain
 from .order import hosts_of_round
 from .scoring import standings
 from .state import GameState, Turn
@@ -55,6 +56,8 @@ def _question_public(state: GameState, turn: Turn) -> dict | None:
 def _history_public(state: GameState, entry: dict) -> dict:
     public = {k: v for k, v in entry.items() if k != "question"}
     public["question_ref"] = question_ref(state, entry.get("question"))
+    if "awards" in entry:
+        public["awards"] = [[t, what, award_points(state, what)] for t, what in entry["awards"]]
     return public
 
 
@@ -77,8 +80,19 @@ def _turn_public(state: GameState) -> dict:
         "secondary_pick": turn.secondary_pick,
         "spokespersons": {str(k): v for k, v in turn.spokespersons.items()},
         "representatives": {str(k): v for k, v in turn.representatives.items()},
-        "awards": [[t, what] for t, what in turn.awards],
+        # Each award with its points in this game's settings (R-P1), for the sentences
+        # every screen writes: "team 3 takes a pifie (-0.5)".
+        "awards": [[t, what, award_points(state, what)] for t, what in turn.awards],
     }
+
+
+def award_points(state: GameState, what: str) -> int | float:
+    """What one award (``"author:Kant"``, ``"type:vf"``, ``"pifie"``, ``"consolation"``,
+    ``"risky_bonus"``) is worth in this game (R-P1)."""
+    points = state.settings.points
+    value = {"pifie": points.pifie, "consolation": points.consolation,
+             "risky_bonus": points.risky_bonus}.get(what, points.card)
+    return plain(value)
 
 
 def public_view(state: GameState, ranked: list[dict] | None = None) -> dict:
@@ -94,6 +108,7 @@ def public_view(state: GameState, ranked: list[dict] | None = None) -> dict:
         "round_modes": list(settings.modes_of(state.turn.round)),
         "individual": settings.is_individual(state.turn.round),
         "deliberation_seconds": settings.seconds_for(state.turn.round),
+        "points": settings.points.to_dict(),
         "order": list(hosts_of_round(state.turn.round, settings.team_count)),
         "position": state.turn.position,
         "turn": _turn_public(state),
