@@ -383,7 +383,9 @@
             banks.map((b) => h('option', { value: String(b.id) }, t('classes.new.bank_option', { name: b.name, n: b.count })))))
           : h('p', { class: 'check bad' }, t('classes.new.no_bank')),
         h('label', { class: 'field', for: 'rounds' }, t('classes.new.rounds'),
-          h('input', { id: 'rounds', testid: 'rounds', type: 'number', min: 1, max: 20, value: String(base.rounds || 6), oninput: onchange })),
+          h('input', { id: 'rounds', testid: 'rounds', inputmode: 'numeric', autocomplete: 'off', class: 'num', value: String(base.rounds || 6),
+            'aria-describedby': 'rounds-error', oninput: onchange }),
+          h('span', { class: 'field-error', id: 'rounds-error', testid: 'rounds-error', role: 'alert', hidden: true })),
         h('label', { class: 'field lang', for: 'language' }, t('classes.new.language'),
           h('select', { id: 'language', testid: 'language', value: lang },
             ['es', 'es-ES', 'en'].map((code) => h('option', { value: code, lang: code }, t('lang.' + code)))))),
@@ -392,7 +394,19 @@
       h('div', { id: 'questions-box', class: 'questions', 'aria-live': 'polite' }));
   }
   const defaultGameName = () => t('classes.new.name_default', { class: S.klass.name, date: L.date(new Date()) });
-  const rounds = () => Math.max(1, Math.min(20, Math.round(Number(($('rounds') || {}).value) || 1)));
+  /** The rounds typed, read in the page's language (a whole number, 1 to 20); what
+   *  cannot be read says so beside the field and counts as the last good value. */
+  let goodRounds = null;
+  function rounds() {
+    const field = $('rounds');
+    const note = $('rounds-error');
+    const read = L.readNumber(field ? field.value : '', { integer: true, min: 1, max: 20 });
+    if (note) { note.hidden = !read.error; note.textContent = read.error || ''; }
+    if (field) field.setAttribute('aria-invalid', read.error ? 'true' : 'false');
+    if (!read.error) goodRounds = read.value;
+    return goodRounds || Number(baseSettings().rounds) || 6;
+  }
+  const roundsUnreadable = () => !!L.readNumber(($('rounds') || {}).value, { integer: true, min: 1, max: 20 }).error;
   /** How many teams the game will have: the dealt ones, else the fewest the bounds allow. */
   function teamCount() {
     if (S.lineup) return S.lineup.length;
@@ -457,6 +471,7 @@
     const box = $('new-game-box');
     const err = q(box, 'create-error');
     if (!S.lineup) { show(err, t('classes.new.need_teams')); return; }
+    if (roundsUnreadable()) { show(err, t('classes.new.rounds') + ': ' + $('rounds-error').textContent); return; }
     const btn = q(box, 'create-game');
     btn.disabled = true;
     const bank = $('bank');

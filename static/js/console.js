@@ -675,23 +675,66 @@
   }
 
   /* ---- adjust a score ----------------------------------------------------- */
+  /** What the correction typed so far would do: {action, text, ok} (R-P3 needs a reason). */
+  function adjustPlan(teamValue, pointsText, reasonText) {
+    const n = Number(teamValue);
+    const tm = L.teamOf(V, n);
+    const read = L.readNumber(pointsText, { min: -100, max: 100 });
+    const reason = reasonText.trim();
+    if (!pointsText.trim()) return { ok: false, text: t('adjust.hint'), bad: false };
+    if (read.error) return { ok: false, text: read.error, bad: true };
+    if (read.value === 0) return { ok: false, text: t('adjust.zero'), bad: true };
+    const to = Math.round((tm.score + read.value) * 1e6) / 1e6;
+    const text = t('adjust.preview', { team: teamText(n), from: L.num(tm.score), to: L.num(to), points: L.signed(read.value) });
+    if (!reason) return { ok: false, text: text + ' ' + t('adjust.need_reason'), bad: false };
+    return { ok: true, text: text, bad: false,
+      action: { do: 'adjust', team: n, points: read.value, reason: reason },
+      said: t('adjust.title') + ' · ' + teamText(n) + ' ' + L.signed(read.value) };
+  }
   function renderAdjust() {
     const can = !!L.legal(S, 'adjust');
     L.section($('adjust'), sigOf(can), () => {
       const team = L.field('select', { testid: 'adjust-team', 'aria-label': t('rank.team'), value: String(V.teams[0].team) },
         V.teams.map((tm) => h('option', { value: String(tm.team) }, teamText(tm.team))));
-      const points = L.field('input', { testid: 'adjust-points', type: 'number', step: '0.5', placeholder: '±' + L.num(0.5), 'aria-label': t('adjust.points'), class: 'short' });
+      // Text, not type=number: a number field drops the decimal comma of a Spanish
+      // keyboard ("0,5" became "05"); L.readNumber reads it in the page's language.
+      const points = L.field('input', { testid: 'adjust-points', inputmode: 'decimal', autocomplete: 'off',
+        placeholder: '±' + L.num(0.5), 'aria-label': t('adjust.points'), 'aria-describedby': 'adjust-preview', class: 'short' });
       const reason = L.field('input', { testid: 'adjust-reason', placeholder: t('adjust.reason'), maxlength: 500, 'aria-label': t('adjust.reason') });
-      const go = () => {
-        const p = Number(points.value);
-        if (!points.value || !isFinite(p) || p === 0) { L.flash({ error: 'format', message: t('adjust.need_points') }); return; }
-        if (!reason.value.trim()) { L.flash({ error: 'R-P3', message: t('adjust.need_reason') }); return; }
-        send({ do: 'adjust', team: Number(team.value), points: p, reason: reason.value.trim() }, t('adjust.title') + ' · ' + teamText(Number(team.value)) + ' ' + L.signed(p)).then((ack) => {
-          if (ack && ack.ok) { L.drafts['adjust-points'] = ''; L.drafts['adjust-reason'] = ''; points.value = ''; reason.value = ''; }
+      const preview = h('p', { id: 'adjust-preview', testid: 'adjust-preview', class: 'small', 'aria-live': 'polite' });
+      const go = btn('adjust-send', t('adjust.send'), () => {
+        const plan = adjustPlan(team.value, points.value, reason.value);
+        if (!plan.ok) { show(); return; }
+        // Cleared as it goes out: a second click cannot apply it twice, and the state
+        // that arrives before the acknowledgement redraws empty fields.
+        const kept = [points.value, reason.value];
+        L.drafts['adjust-points'] = ''; L.drafts['adjust-reason'] = '';
+        points.value = ''; reason.value = ''; show();
+        send(plan.action, plan.said).then((ack) => {
+          if (ack && ack.ok === false) {
+            L.drafts['adjust-points'] = kept[0]; L.drafts['adjust-reason'] = kept[1];
+            const box = $('adjust');
+            const p2 = box.querySelector('[data-testid="adjust-points"]');
+            const r2 = box.querySelector('[data-testid="adjust-reason"]');
+            if (p2) p2.value = kept[0];
+            if (r2) r2.value = kept[1];
+            if (p2) p2.dispatchEvent(new Event('input'));
+          }
         });
+      });
+      const show = () => {
+        const plan = adjustPlan(team.value, points.value, reason.value);
+        preview.textContent = plan.text;
+        preview.className = 'small' + (plan.bad ? ' bad' : '');
+        points.setAttribute('aria-invalid', plan.bad ? 'true' : 'false');
+        go.disabled = !plan.ok;
       };
+      for (const f of [team, points, reason]) f.addEventListener('input', show);
+      team.addEventListener('change', show);
+      reason.addEventListener('keydown', (e) => { if (e.key === 'Enter') go.click(); });
+      show();
       return [h('h2', null, t('adjust.title')),
-        can ? h('div', { class: 'row' }, team, points, reason, btn('adjust-send', t('adjust.send'), go)) : null];
+        can ? [h('div', { class: 'row' }, team, points, reason, go), preview] : null];
     });
   }
 

@@ -178,6 +178,30 @@
   };
   /** A number as the page's language writes it: 0,5 and −0,5 (es, es-ES), 0.5 and −0.5 (en). */
   L.num = (x) => (typeof x === 'number' ? x.toLocaleString(L.lang).replace(/^-/, '\u2212') : String(x == null ? '' : x));
+  /** A number a person typed, read in the page's language: {value} or {error} (a
+   *  sentence of the catalog). Spanish takes `0,5` and `0.5`; English takes `0.5` and
+   *  refuses `0,5` (a thousands comma there). Nothing is guessed: `05`, `1.000,5`, `2e3`,
+   *  `abc` are refused, never read as something else. `opts`: {integer, min, max}. */
+  L.readNumber = function (text, opts) {
+    const o = opts || {};
+    const raw = String(text == null ? '' : text).trim().replace(/^\u2212/, '-');
+    if (!raw) return { error: t('ui.number.empty') };
+    const sep = L.lang === 'en' ? '\\.' : '[.,]';
+    const m = new RegExp('^([+-]?)(\\d+)(?:(' + sep + ')(\\d+))?$').exec(raw);
+    if (!m) {
+      if (L.lang === 'en' && /^[+-]?\d+,\d+$/.test(raw)) return { error: t('ui.number.use_point') };
+      return { error: t('ui.number.not_a_number', { text: raw }) };
+    }
+    if (m[2].length > 1 && m[2][0] === '0') {
+      return { error: t('ui.number.leading_zero', { text: raw, a: L.num(Number('0.' + m[2].slice(1))), b: L.num(Number(m[2])) }) };
+    }
+    const value = Number((m[1] === '-' ? '-' : '') + m[2] + (m[4] ? '.' + m[4] : ''));
+    if (o.integer && m[4]) return { error: t('ui.number.whole', { text: raw }) };
+    if (o.min != null && value < o.min) return { error: t('ui.number.at_least', { n: L.num(o.min) }) };
+    if (o.max != null && value > o.max) return { error: t('ui.number.at_most', { n: L.num(o.max) }) };
+    return { value: value };
+  };
+
   /** A place in a ranking: 1.º (es, es-ES), 1st (en). */
   L.ordinal = function (n) {
     if (L.lang !== 'en') return n + '.º';

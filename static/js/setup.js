@@ -95,9 +95,16 @@
     clearTimeout(checkTimer);
     checkTimer = setTimeout(check, 300);
   }
+  /** The first field whose number cannot be read, as a sentence, or ''. */
+  function unreadableText() {
+    const ids = Object.keys(unreadable);
+    return ids.length ? t('setup.unreadable', { n: ids.length }) + ' ' + unreadable[ids[0]] : '';
+  }
   function check() {
     const no = ++checkNo;
     const box = document.querySelector('[data-testid="settings-check"]');
+    const bad = unreadableText();
+    if (bad && box) { box.hidden = false; box.className = 'check bad'; box.replaceChildren(bad); return; }
     postJSON('/api/check-settings', { settings: settings() }).then((res) => {
       if (no !== checkNo || !box) return;
       box.hidden = false;
@@ -148,6 +155,8 @@
     ev.preventDefault();
     const btn = form.querySelector('[data-testid="create-game"]');
     const err = form.querySelector('[data-testid="create-error"]');
+    const bad = unreadableText();
+    if (bad) { err.hidden = false; err.replaceChildren(bad); return; }
     btn.disabled = true;
     const name = form.querySelector('[data-testid="game-name"]').value.trim() ||
       t('setup.name_default', { date: L.date(new Date()) });
@@ -170,13 +179,31 @@
   }
 
   /* ---- the form --------------------------------------------------------- */
-  const int = (v, lo, hi) => Math.max(lo, Math.min(hi, Math.round(Number(v) || 0)));
-  const num = (v) => (v === '' || !isFinite(Number(v)) ? 0 : Number(v));
   function changed() { scheduleCheck(); }
 
-  function numberField(testid, labelText, value, onset, attrs) {
-    return h('label', null, labelText, h('input', Object.assign({ type: 'number', testid: testid, value: String(value),
-      oninput: (e) => { onset(e.target.value); changed(); } }, attrs || {})));
+  /** Fields whose text is not a number, by test id: their message (nothing is sent
+   *  while one is left; the settings check says which). */
+  const unreadable = {};
+  /** A number typed as text and read in the page's language (L.readNumber: `0,5`
+   *  and `0.5` in Spanish), never guessed: an unreadable value keeps the last good one
+   *  out of the settings and says why beside the field. `opts`: {integer, min, max}. */
+  function numberInput(testid, value, opts, onset, attrs) {
+    const note = h('span', { class: 'field-error', testid: testid + '-error', id: testid + '-error', role: 'alert', hidden: true });
+    const input = h('input', Object.assign({ testid: testid, value: L.num(value), inputmode: opts.integer ? 'numeric' : 'decimal',
+      autocomplete: 'off', class: 'num', 'aria-describedby': testid + '-error',
+      oninput: (e) => {
+        const read = L.readNumber(e.target.value, opts);
+        if (read.error) { unreadable[testid] = read.error; note.textContent = read.error; }
+        else { delete unreadable[testid]; onset(read.value); }
+        note.hidden = !read.error;
+        input.setAttribute('aria-invalid', read.error ? 'true' : 'false');
+        changed();
+      } }, attrs || {}));
+    if (unreadable[testid]) delete unreadable[testid];
+    return [input, note];
+  }
+  function numberField(testid, labelText, value, onset, opts) {
+    return h('label', null, labelText, numberInput(testid, value, opts, onset));
   }
 
   function teamRows() {
@@ -187,9 +214,8 @@
       h('input', { class: 'tn', testid: 'team-name-' + (i + 1), value: tm.name, maxlength: 60, 'aria-label': t('setup.team_name', { n: i + 1 }),
         oninput: (e) => { tm.name = e.target.value; changed(); } }),
       h('label', { class: 'muted' }, t('setup.members'), ' ',
-        h('input', { type: 'number', min: 3, max: model.maxMembers, testid: 'team-members-' + (i + 1), value: String(tm.members),
-          'aria-label': t('setup.members_of', { n: i + 1 }),
-          oninput: (e) => { tm.members = int(e.target.value, 0, 99); renderRosters(); changed(); } })),
+        numberInput('team-members-' + (i + 1), tm.members, { integer: true, min: 1, max: 99 },
+          (v) => { tm.members = v; renderRosters(); }, { 'aria-label': t('setup.members_of', { n: i + 1 }) })),
       h('button', { type: 'button', testid: 'team-remove-' + (i + 1), disabled: n <= 4, 'aria-label': t('setup.remove', { n: i + 1 }),
         onclick: () => { model.teams.splice(i, 1); render(); } }, '−'),
       h('div', { class: 'roster', testid: 'team-roster-' + (i + 1) },
@@ -219,9 +245,9 @@
         h('td', null, h('input', { type: 'checkbox', testid: 'round-' + (i + 1) + '-individual', checked: s.individual,
           'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + t('setup.individual'),
           onchange: (e) => { model.scheduleTouched = true; s.individual = e.target.checked; changed(); } })),
-        h('td', null, h('input', { type: 'number', min: 5, max: 3600, testid: 'round-' + (i + 1) + '-seconds', value: String(s.seconds),
-          'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + t('setup.seconds'),
-          oninput: (e) => { model.scheduleTouched = true; s.seconds = int(e.target.value, 1, 3600); changed(); } }))))));
+        h('td', null, numberInput('round-' + (i + 1) + '-seconds', s.seconds, { integer: true, min: 1, max: 1800 },
+          (v) => { model.scheduleTouched = true; s.seconds = v; },
+          { 'aria-label': t('setup.round') + ' ' + (i + 1) + ': ' + t('setup.seconds') }))))));
   }
 
   function render() {
@@ -233,15 +259,26 @@
     const roster = h('textarea', { testid: 'roster-text', rows: 6, value: rosterVal, placeholder: t('setup.roster_placeholder'),
       oninput: () => { count.textContent = t('setup.roster_count', { n: rosterNames().length }); } });
     const count = h('span', { class: 'muted', testid: 'roster-count' }, t('setup.roster_count', { n: rosterVal.split('\n').filter((s) => s.trim()).length }));
-    const students = h('input', { type: 'number', min: 12, max: 60, testid: 'students', value: studentsVal, placeholder: '29', 'aria-label': t('setup.students'),
-      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); if (students.value) propose(students.value); } } });
+    const students = h('input', { testid: 'students', value: studentsVal, placeholder: '29', inputmode: 'numeric', autocomplete: 'off',
+      class: 'num', 'aria-label': t('setup.students'), 'aria-describedby': 'students-error',
+      onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); proposeTyped(); } } });
+    const studentsNote = h('span', { class: 'field-error', testid: 'students-error', id: 'students-error', role: 'alert', hidden: true });
+    /** "29 students": sizes proposed by the server (R-T5), once the text is a whole number. */
+    const proposeTyped = () => {
+      if (!students.value.trim()) return;
+      const read = L.readNumber(students.value, { integer: true, min: 1, max: 1000 });
+      studentsNote.hidden = !read.error;
+      studentsNote.textContent = read.error || '';
+      students.setAttribute('aria-invalid', read.error ? 'true' : 'false');
+      if (!read.error) propose(read.value);
+    };
     form.replaceChildren(
       h('div', { class: 'stack' },
         h('label', { for: 'game-name' }, t('setup.name')),
         h('input', { id: 'game-name', testid: 'game-name', value: nameVal, maxlength: 120,
           placeholder: t('setup.name_default', { date: L.date(new Date()) }) }),
         h('div', { class: 'row' }, h('label', null, t('setup.students')), students,
-          h('button', { type: 'button', testid: 'propose', onclick: () => { if (students.value) propose(students.value); } }, t('setup.propose'))),
+          h('button', { type: 'button', testid: 'propose', onclick: proposeTyped }, t('setup.propose')), studentsNote),
         h('h2', { class: 'h3' }, t('setup.teams')),
         teamRows(),
         h('div', { class: 'row' }, h('button', { type: 'button', testid: 'team-add', disabled: model.teams.length >= 6,
@@ -268,7 +305,7 @@
           h('div', { class: 'stack' },
             h('div', { class: 'grid2' },
               numberField('rounds', t('setup.rounds'), model.rounds, (v) => {
-                model.rounds = int(v, 1, 30);
+                model.rounds = v;
                 if (!model.scheduleTouched) model.schedule = defaultSchedule(model.rounds, model.schedule[0].seconds);
                 else {
                   while (model.schedule.length < model.rounds) model.schedule.push({ modes: ['simple', 'risky'], individual: false, seconds: model.schedule[0].seconds });
@@ -276,25 +313,24 @@
                 }
                 const tbl = form.querySelector('table.sched');
                 tbl.replaceWith(scheduleTable());
-              }, { min: 1, max: 30 }),
+              }, { integer: true, min: 1, max: 20 }),
               numberField('seconds-all', t('setup.seconds_all'), model.schedule[0].seconds, (v) => {
-                const s = int(v, 1, 3600);
-                model.schedule.forEach((x) => { x.seconds = s; });
+                model.schedule.forEach((x) => { x.seconds = v; });
                 form.querySelector('table.sched').replaceWith(scheduleTable());
-              }, { min: 5, max: 3600 })),
+              }, { integer: true, min: 1, max: 1800 })),
             scheduleTable(),
             h('h2', { class: 'h3' }, t('setup.special_cards')),
             h('div', { class: 'grid2' }, SPECIAL.map((c) => numberField('special-' + c, L.special(c), model.special[c],
-              (v) => { model.special[c] = int(v, 0, 20); }, { min: 0, max: 20 }))),
+              (v) => { model.special[c] = v; }, { integer: true, min: 0, max: 10 }))),
             h('h2', { class: 'h3' }, t('setup.bank_cards')),
             h('div', { class: 'grid2' }, SPECIAL.map((c) => numberField('bank-' + c, L.special(c), model.bank[c],
-              (v) => { model.bank[c] = int(v, 0, 99); }, { min: 0, max: 99 }))),
+              (v) => { model.bank[c] = v; }, { integer: true, min: 0, max: 50 }))),
             h('h2', { class: 'h3' }, t('setup.points')),
             h('div', { class: 'grid2' }, POINTS.map((p) => numberField('points-' + p, t('setup.points.' + p), model.points[p],
-              (v) => { model.points[p] = num(v); }, { step: '0.5' }))),
+              (v) => { model.points[p] = v; }, { min: -100, max: 100 }))),
             h('div', { class: 'grid2' },
-              numberField('exchange-cost', t('setup.exchange_cost'), model.cost, (v) => { model.cost = int(v, 1, 20); }, { min: 1, max: 20 }),
-              numberField('max-members', t('setup.max_members'), model.maxMembers, (v) => { model.maxMembers = int(v, 3, 99); }, { min: 3, max: 99 })))),
+              numberField('exchange-cost', t('setup.exchange_cost'), model.cost, (v) => { model.cost = v; }, { integer: true, min: 1, max: 20 }),
+              numberField('max-members', t('setup.max_members'), model.maxMembers, (v) => { model.maxMembers = v; }, { integer: true, min: 3, max: 12 })))),
         h('p', { class: 'check bad', testid: 'create-error', role: 'alert', hidden: true }),
         h('button', { type: 'submit', class: 'primary big', testid: 'create-game' }, t('setup.create'))));
     scheduleCheck();
