@@ -17,6 +17,7 @@ from collections import OrderedDict
 
 from .numbers import plain
 from .order import hosts_of_round
+from .resolution import next_step
 from .scoring import standings
 from .state import GameState, Turn
 
@@ -61,10 +62,23 @@ def _history_public(state: GameState, entry: dict) -> dict:
     return public
 
 
+def _step_public(state: GameState, turn: Turn) -> dict:
+    """What the turn waits for (sections 4 and 5), as every screen words it: the step's
+    name and, for a pick, the team that owes it. ``over`` once the game has ended."""
+    if state.over:
+        return {"name": "over", "team": None}
+    step = next_step(turn)
+    name = step.name
+    if name == "deliberate":
+        name = "write" if turn.is_challenge and not turn.locked else "verdict"
+    return {"name": name, "team": step.team}
+
+
 def _turn_public(state: GameState) -> dict:
     turn = state.turn
     revealed = turn.verdict is not None          # R-V2: the verdict reveals the anticipation
     return {
+        "step": _step_public(state, turn),
         "number": turn.number, "round": turn.round, "host": turn.host,
         "mode": turn.mode, "target": turn.target, "first_target": turn.first_target,
         "primary": turn.primary, "secondary": turn.secondary,

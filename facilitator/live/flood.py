@@ -34,6 +34,9 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("dismiss_exchange", "device"): (10, 1),
     ("sync", "gm"): (20, 2),
     ("sync", "device"): (20, 2),
+    # A draft goes out at most every few hundred ms while a team types (team.js).
+    ("draft", "gm"): (20, 4),
+    ("draft", "device"): (20, 4),
 }
 
 #: Connections opened with the same credentials (a device token, a watch code, a GM of a

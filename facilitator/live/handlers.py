@@ -23,6 +23,9 @@ from ..web.auth import gm_logged_in      # the console's own check of its sessio
 
 log = logging.getLogger(__name__)
 
+#: The longest draft relayed (the longest written answer a game takes).
+DRAFT_MAX = 2000
+
 
 def _refusal(error: str, message: str) -> dict:
     return {"ok": False, "error": error, "message": message}
@@ -61,7 +64,7 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
 #: The fields each client event's payload may hold (docs/protocol.md): any other is refused.
 FIELDS = {"act": ("id", "action"), "timer": ("op", "seconds"),
           "request_exchange": ("id", "give", "take"), "dismiss_exchange": ("team",),
-          "sync": ("seq",)}
+          "sync": ("seq",), "draft": ("for", "key", "text", "writer")}
 
 
 def _unknown_field(event: str, payload: dict) -> dict | None:
@@ -208,6 +211,9 @@ def register(socketio) -> None:
         emit("state", message, to=request.sid, ignore_queue=True)
         live().sent_at_connect(request.sid, message["seq"])
         if audience.role == TEAM:
+            draft = live().last_draft(audience)
+            if draft is not None:        # what another device of the seat is typing
+                emit("draft", draft, to=request.sid, ignore_queue=True)
             live().devices_changed(audience.game_id)
 
     @socketio.on("disconnect")
@@ -264,6 +270,23 @@ def register(socketio) -> None:
         if (unknown := _unknown_field("dismiss_exchange", payload)) is not None:
             return unknown
         return live().dismiss_exchange(audience, payload["team"])
+
+    @socketio.on("draft")
+    @guarded
+    def on_draft(audience: Audience, payload):
+        # What a seat is typing for an action it may send (a written answer), shown on its
+        # other devices as it is typed; not an action: nothing is stored or recorded.
+        if not isinstance(payload, dict):
+            return _refusal("format", 'send {"for": ACTION, "key": ..., "text": "...", "writer": ID}')
+        if (unknown := _unknown_field("draft", payload)) is not None:
+            return unknown
+        text, writer, key = payload.get("text"), payload.get("writer"), payload.get("key")
+        if (not isinstance(payload.get("for"), str) or not isinstance(text, str)
+                or len(text) > DRAFT_MAX or not isinstance(writer, str) or not 0 < len(writer) <= 64
+                or not (key is None or (isinstance(key, int) and not isinstance(key, bool)))):
+            return _refusal("format", f"a draft is text of at most {DRAFT_MAX} characters for "
+                                      "an action, with the writer's id (1 to 64 characters)")
+        return live().relay_draft(audience, payload["for"], key, text, writer, request.sid)
 
     @socketio.on("sync")
     @guarded

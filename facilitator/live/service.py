@@ -68,6 +68,7 @@ class LiveGames:
         self._read_after: dict[int, tuple[int, float]] = {}
         self._reading: dict[int, threading.Lock] = {}  # game → held while one screen reads it
         self._reading_guard = threading.Lock()
+        self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
 
     # -- authorisation -------------------------------------------------------------
 
@@ -261,6 +262,34 @@ class LiveGames:
         self.classes.forget(game_id)
         self.broadcast(game_id)
         return {"ok": True, "shown": shown}
+
+    # -- drafts: what a seat's device is typing, shown on its other devices --------------
+
+    def relay_draft(self, audience: Audience, action: str, key: object, text: str,
+                    writer: str, sid: str) -> dict:
+        """Show the other devices of ``audience``'s seat what one of them is typing for
+        ``action`` (one pen per seat, docs/reglas.md): relayed, never stored, only while
+        the game lets this seat send that action. ``key`` is the client's own (the turn
+        a written answer belongs to); ``writer`` names the tab that types."""
+        if audience.role != TEAM:
+            raise Refusal("R-G4", "only a team's devices share what they are typing")
+        loaded = self._loaded(audience.game_id)
+        if loaded is None:
+            raise Refusal("format", "this game no longer exists")
+        game, _row = loaded
+        if not any(entry.do == action and audience.team in entry.teams
+                   for entry in game.legal_actions()):
+            raise Refusal("R-U10", f"'{action}' is not open to this team now")
+        draft = {"for": action, "key": key, "text": text, "writer": writer,
+                 "at": int(time.time() * 1000)}
+        self._drafts[(audience.game_id, audience.team)] = draft
+        self.socketio.emit("draft", draft, to=rooms.room_of(audience), skip_sid=sid)
+        return {"ok": True}
+
+    def last_draft(self, audience: Audience) -> dict | None:
+        """The last draft relayed for ``audience``'s seat by this process, if any (a
+        device that connects sees what another one is typing)."""
+        return self._drafts.get((audience.game_id, audience.team))
 
     # -- what screens receive ----------------------------------------------------------
 
@@ -585,6 +614,8 @@ class LiveGames:
         GMs were sent, presence entries, the store's replayed game."""
         self._snapshots.pop(game_id, None)
         self._read_after.pop(game_id, None)
+        for key in [k for k in self._drafts if k[0] == game_id]:
+            self._drafts.pop(key, None)
         with self._reading_guard:
             self._reading.pop(game_id, None)
         self.classes.forget(game_id)

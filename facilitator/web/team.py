@@ -37,13 +37,32 @@ def _join(code: str):
     return response
 
 
+def _device_team():
+    """The team this device already belongs to (its token cookie), or None."""
+    token = request.cookies.get(TOKEN_COOKIE)
+    audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
+                                 current_app.config["DEVICE_GRACE_HOURS"]) if token else None
+    row = store.row(audience.game_id) if audience else None
+    if row is None or not 1 <= audience.team <= len(row.settings["teams"]):
+        return None
+    return audience, row
+
+
 @bp.route("/join", methods=["GET", "POST"])
 @_join_limit("POST")
 def join():
-    """The form where a team types its code."""
+    """The form where a team types its code. A device already in a team that comes back
+    here (the browser's back button after joining, a reload) goes on to its team's page;
+    ``?other`` shows the form to join another team."""
     if request.method == "POST":
         return _join(request.form.get("code", ""))
-    return render_template("team/join.html", error=None)
+    if "other" not in request.args and _device_team() is not None:
+        return redirect(url_for("team.play"))
+    response = make_response(render_template("team/join.html", error=None))
+    # Not kept in the back-forward cache: going back here asks the server, which sends a
+    # device in a team on to its team's page.
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.route("/j/<code>")
@@ -57,15 +76,14 @@ def join_code(code: str):
 def play():
     """The team's page; a reload keeps the device in its team (the token is a cookie)."""
     token = request.cookies.get(TOKEN_COOKIE)
-    audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
-                                 current_app.config["DEVICE_GRACE_HOURS"]) if token else None
-    row = store.row(audience.game_id) if audience else None
-    if row is None or not 1 <= audience.team <= len(row.settings["teams"]):
+    found = _device_team()
+    if found is None:
         # A game deleted, a device removed, a game long over, a forged token: join again.
         response = redirect(url_for("team.join"))
         if token:
             response.delete_cookie(TOKEN_COOKIE, httponly=True, samesite="Lax")
         return response
+    audience, row = found
     use_game_language(row.settings)          # the game's language unless this device chose one
     name = row.settings["teams"][audience.team - 1]["name"]
     roster = row.settings.get("roster")

@@ -14,3 +14,6 @@
     input.value = clean(input.value);      // the server gets the 8 characters alone
   });
 }());
+// Shown again from the back-forward cache (the back button after joining): ask the server,
+// which sends a device already in a team on to its team's page.
+window.addEventListener('pageshow', (e) => { if (e.persisted) window.location.reload(); });

@@ -39,7 +39,9 @@
   const pending = new Set();
   const authors = new Set(store.get(AUTHORS) || []);
 
-  L.onlineHooks.push((online) => { if (!online) resend = true; });
+  // Socket.IO hands a reconnected page its first state before it says "connected": the
+  // draft typed offline is looked at once the page is online again.
+  L.onlineHooks.push((online) => { if (!online) resend = true; else if (resend && S) render(S); });
 
   function bump() { ui.version += 1; if (S) render(S); }
   function send(action) {
@@ -60,15 +62,51 @@
   const sigOf = (...p) => JSON.stringify([S.seq, ui.version, ...p]);
   const mine = () => L.teamOf(V, me) || { cards: [], special: {}, markers: [] };
 
-  /* ---- the written anticipation ------------------------------------------ */
+  /* ---- the written anticipation: one pen per team (R-U11) -------------------
+   * Each tab keeps its own draft (sessionStorage: a reload keeps it, a second tab of the
+   * same browser has its own). What a tab types goes to the team's other devices as a
+   * `draft`: they show it, read-only, and may take the pen ("Escribir aquí"), going on
+   * from that text. Only a sent text counts (the last `write`), and every device of the
+   * team says which one, before and after the time is up; nothing is sent by itself but a
+   * draft this tab typed while offline, and only if no other device sent since it began. */
+  const TAB = (function () {
+    try {
+      let id = sessionStorage.getItem('facilitator:tab');
+      if (!id) { id = L.uuid(); sessionStorage.setItem('facilitator:tab', id); }
+      return id;
+    } catch (e) { return L.uuid(); }
+  }());
+  const tabStore = {
+    get(k) { try { return JSON.parse(sessionStorage.getItem(k)); } catch (e) { return null; } },
+    set(k, v) { try { sessionStorage.setItem(k, JSON.stringify(v)); } catch (e) { /* private mode */ } },
+  };
   function draft() {
-    const d = store.get(DRAFT);
+    const d = tabStore.get(DRAFT);
     return d && d.turn === V.turn.number ? d : null;
   }
-  function saveDraft(text, sent) { store.set(DRAFT, { turn: V.turn.number, text: text, sent: sent }); }
+  /** This tab's draft; `base` is the team's sent text when the draft began. */
+  function saveDraft(text, sent) {
+    const d = draft();
+    tabStore.set(DRAFT, { turn: V.turn.number, text: text, sent: sent,
+      base: d && !d.sent ? d.base : (V.turn.written == null ? null : V.turn.written) });
+  }
+  /** Another tab or device of the team holds the pen: its last draft of this turn. */
+  function penElsewhere() {
+    const p = ui.pen;
+    return p && p.key === V.turn.number && p.writer !== TAB ? p : null;
+  }
+  let draftTimer = null;
+  function shareDraft(text, now) {
+    clearTimeout(draftTimer);
+    const go = () => L.socket && L.socket.connected &&
+      L.socket.emit('draft', { for: 'write', key: V.turn.number, text: text, writer: TAB }, () => {});
+    if (now) go(); else draftTimer = setTimeout(go, 300);
+  }
   function sendWrite(text) {
     const turn = V.turn.number;
     saveDraft(text, false);
+    ui.pen = null;                     // sending takes the pen
+    shareDraft(text, true);
     ui.writing = text;                 // queued while offline: not sent a second time
     return send({ do: 'write', team: me, text: text }).then((ack) => {
       if (ui.writing === text) ui.writing = null;
@@ -79,16 +117,26 @@
     const d = draft();
     return d && !d.sent && d.text.trim() && d.text !== V.turn.written && d.text !== ui.writing ? d : null;
   }
+  /** The sentence every device of the team shows: which text counts now. */
+  function countsText() {
+    const written = V.turn.written;
+    return written != null && written.trim() ? t('write.counts', { text: written }) : t('write.counts_none');
+  }
 
   function writeBlock() {
     const type = V.turn.type;
     const d = draft();
     const written = V.turn.written;
+    const other = penElsewhere();
     const status = h('p', { testid: 'write-status', class: 'small' });
+    const counts = h('p', { testid: 'write-counts', class: 'counts' }, countsText());
     const showStatus = () => {
       const u = unsent();
+      const sent = written != null && written.trim();
       status.className = 'small ' + (u ? 'unsent' : 'sent');
-      status.textContent = u ? t('write.unsent') : (written != null && written.trim() ? t('write.sent', { text: written }) : t('write.nothing'));
+      // Nothing sent and nothing typed: the line of what counts says it already.
+      status.hidden = !u && !sent;
+      status.textContent = u ? t('write.unsent') : (sent ? t('write.sent', { text: written }) : '');
     };
     const out = [h('h2', null, t('team.act.write')), h('p', { class: 'hint' }, t('write.hint.' + type))];
     if (type === 'vf') {
@@ -98,15 +146,30 @@
     } else {
       const attrs = { testid: 'write-text', maxlength: 2000, placeholder: t('write.placeholder.' + type), 'aria-label': t('team.act.write') };
       if (type === 'quien') { attrs.list = 'authors-list'; attrs.autocomplete = 'off'; }
+      if (other) { attrs.readonly = true; attrs['aria-describedby'] = 'write-pen'; }
       const box = h(type === 'abierta' ? 'textarea' : 'input', attrs);
-      box.value = d ? d.text : (written || '');
-      box.addEventListener('input', () => { saveDraft(box.value, false); showStatus(); });
+      box.value = other ? other.text : (d ? d.text : (written || ''));
+      box.addEventListener('input', () => { saveDraft(box.value, false); shareDraft(box.value); showStatus(); });
+      if (other) {
+        out.push(h('p', { class: 'pen', id: 'write-pen', testid: 'write-pen', role: 'status' }, t('write.pen_elsewhere')));
+      }
       out.push(box);
       if (type === 'quien') out.push(h('datalist', { id: 'authors-list' }, Array.from(authors).sort().map((a) => h('option', { value: a }))));
-      out.push(h('div', { class: 'choices' }, btn('write-send', t('write.send'), () => sendWrite(box.value), 'primary big')));
+      out.push(h('div', { class: 'choices' }, other
+        ? btn('write-take', t('write.take'), () => {
+          // Going on from the other device's text: nothing typed there is lost.
+          saveDraft(other.text, false);
+          ui.pen = null;
+          shareDraft(other.text, true);
+          bump();
+          const again = document.querySelector('[data-testid="write-text"]');
+          if (again) { again.focus(); try { again.setSelectionRange(again.value.length, again.value.length); } catch (e) { /* */ } }
+        }, 'primary big')
+        : btn('write-send', t('write.send'), () => sendWrite(box.value), 'primary big')));
     }
     showStatus();
-    out.push(status);
+    out.push(status, counts);
+    if (ui.conflict) out.push(h('p', { class: 'unsent', testid: 'write-conflict', role: 'alert' }, t('write.conflict', { text: ui.conflict })));
     return out;
   }
 
@@ -121,9 +184,10 @@
       if ('normal' in modes) out.push(h('div', { class: 'choices' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary big')));
       for (const mode of ['simple', 'risky']) {
         if (!modes[mode]) continue;
-        out.push(h('h3', null, L.mode(mode)), h('p', { class: 'hint what' }, t('team.what.' + mode)), h('div', { class: 'choices' }, modes[mode].map((n) =>
+        const bonus = L.signed((V.points || {}).risky_bonus);     // this game's bonus (R-P1)
+        out.push(h('h3', null, L.mode(mode)), h('p', { class: 'hint what' }, t('team.what.' + mode, { bonus: bonus })), h('div', { class: 'choices' }, modes[mode].map((n) =>
           btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)],
-            confirmed({ do: 'declare', mode: mode, target: n }, t('team.confirm.' + mode, { team: teamText(n) })), 'big'))));
+            confirmed({ do: 'declare', mode: mode, target: n }, t('team.confirm.' + mode, { team: teamText(n), bonus: bonus })), 'big'))));
       }
     }
     const desvio = L.legal(S, 'desvio');
@@ -174,13 +238,22 @@
     return out;
   }
 
-  /* ---- role and what the game waits for ----------------------------------- */
+  /* ---- role and what the game waits for -----------------------------------
+   * Drawn from the team's view: the turn's roles, the step the engine says the turn
+   * waits for (view.turn.step), this team's own legal entries and the timer. */
   function roleOf() {
     const turn = V.turn;
     if (V.over) return 'over';
     if (turn.host === me) return 'host';
     if (turn.target === me) return 'challenged';
+    if (turn.elijo_by === me) return 'chooser';
     return 'adjunct';
+  }
+  /** Whether this team has a part in the turn (it acts, answers, writes or chooses). */
+  function inTurn() {
+    const turn = V.turn;
+    return roleOf() !== 'adjunct' || turn.primary === me || turn.secondary === me ||
+      S.legal.some((e) => e.do !== 'spokesperson' && e.do !== 'representative');
   }
   function roleText() {
     const turn = V.turn;
@@ -193,24 +266,59 @@
     if (V.individual) parts.push(t('round.individual'));
     return parts.join(' · ');
   }
+  /** The team playing ``n`` as text, "ustedes" when it is this team. */
+  const who = (n) => teamText(n);
   function waitText() {
     const turn = V.turn;
-    if (V.over) return '';
-    const look = L.legal(S, 'desvio') || L.legal(S, 'seguro') || L.legal(S, 'elijo') ? '' : ' ' + t('team.look_projector');
-    if (!turn.mode) return turn.host === me ? t('team.wait.you_declare') : t('wait.declare', { team: teamText(turn.host) }) + look;
-    if (!turn.author) return turn.chooser === me ? t('team.wait.you_choose') : t('wait.choose', { team: teamText(turn.chooser) }) + look;
-    if (!turn.question) return t('wait.question') + (turn.primary === me || turn.secondary === me ? '' : ' ' + t('team.look_projector'));
-    if (!turn.verdict) {
-      if (turn.secondary === me && !turn.locked) return t('team.wait.you_write');
-      if (turn.primary === me) return t('team.wait.you_answer');
-      return t('team.wait.deliberate') + ' ' + t('team.look_projector');
+    const step = turn.step || { name: null };
+    const look = inTurn() ? '' : ' ' + t('team.look_projector');
+    const c = L.countdown(S.timer);
+    switch (step.name) {
+      case 'over': return '';
+      case 'declare':
+        return turn.host === me ? t('team.wait.you_declare') : t('wait.declare', { team: who(turn.host) }) + look;
+      case 'prepare': {
+        if (turn.chooser === me) return t('team.wait.you_choose');
+        const extra = [];
+        if (L.legal(S, 'desvio')) extra.push(t('team.wait.may_desvio'));
+        if (L.legal(S, 'seguro')) extra.push(t('team.wait.may_seguro'));
+        if (L.legal(S, 'elijo')) extra.push(t('team.wait.may_elijo'));
+        return [t('wait.choose', { team: who(turn.chooser) })].concat(extra).join(' ') + look;
+      }
+      case 'question':
+        return t('wait.question') + (turn.primary === me ? ' ' + t('team.wait.then_answer')
+          : turn.secondary === me ? ' ' + t('team.wait.then_write') : look);
+      case 'write':
+      case 'verdict': {
+        const up = turn.locked || c.expired;
+        if (step.name === 'write' && turn.secondary === me) {
+          if (S.timer && S.timer.state === 'idle') return t('team.wait.write_before_clock');
+          return t('team.wait.you_write');
+        }
+        if (up) {
+          return t('team.wait.time_up') + ' ' + (turn.primary === me ? t('team.wait.you_answer_now')
+            : t('wait.verdict', { team: who(turn.primary) }));
+        }
+        if (!S.timer || S.timer.state === 'idle') {
+          return t('team.wait.clock_idle') + (turn.primary === me ? ' ' + t('team.wait.you_answer') : look);
+        }
+        if (S.timer.state === 'paused') return t('team.wait.clock_paused') + (turn.primary === me ? ' ' + t('team.wait.you_answer') : '');
+        if (turn.primary === me) return t('team.wait.you_answer');
+        return t('team.wait.deliberate') + look;
+      }
+      case 'pick':
+        return step.team === me ? t('team.wait.you_pick') : t('wait.pick', { team: who(step.team) });
+      case 'written': return t('wait.written', { team: who(turn.secondary) });
+      case 'argument':
+        return turn.secondary === me ? t('team.wait.you_argue') : t('wait.argument', { team: who(turn.secondary) });
+      case 'end_turn': return t('team.wait.resolving');
+      default: return '';
     }
-    if (L.legal(S, 'pick')) return t('team.wait.you_pick');
-    return t('team.wait.resolving');
   }
 
   function renderNow() {
-    L.section($('now'), sigOf(), () => {
+    const c0 = L.countdown(S.timer);
+    L.section($('now'), sigOf(S.timer && S.timer.state, c0.expired), () => {
       const turn = V.turn;
       const out = [h('p', { class: 'row' },
         h('strong', { testid: 'round' }, V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })),
@@ -222,9 +330,17 @@
       if (turn.mode && turn.mode !== 'normal') {
         out.push(h('p', { class: 'small' }, t('role.host') + ': ' + teamText(turn.host) + ' · ' + t('role.challenged') + ': ' + teamText(turn.target)));
       }
+      // The cards this team played this turn, and what they do now.
+      const played = [['desvio', turn.desvio_by], ['elijo', turn.elijo_by], ['seguro', turn.seguro_by]]
+        .filter(([, by]) => by === me).map(([c]) => t('team.played.' + c));
+      if (played.length) out.push(h('p', { class: 'played', testid: 'team-played' }, played.join(' ')));
       if (turn.author) out.push(h('p', { testid: 'choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
       if (turn.question) out.push(L.rich('div', { class: 'question', testid: 'question-text' }, turn.question, page.game));
       if (turn.question && !turn.verdict) out.push(h('p', { class: 'timer', testid: 'team-timer', id: 'team-timer' }, ''));
+      // The writing closed, the verdict still to come: the writers keep seeing what counts.
+      if (turn.question && !turn.verdict && turn.secondary === me && !L.legal(S, 'write')) {
+        out.push(h('p', { class: 'counts', testid: 'write-counts' }, countsText()));
+      }
       if (turn.verdict) {
         out.push(h('p', { testid: 'verdict' }, t('turn.verdict') + ': ', h('strong', null, L.verdict(turn.verdict))));
         if (turn.secondary) {
@@ -240,13 +356,13 @@
     tick();
   }
 
-  /* ---- after a verdict: what this team won or lost, big ------------------- */
-  const POINTS = { pifie: -0.5, consolation: 0.5, risky_bonus: 4 };
-  const pointsOf = (w) => (POINTS[w] != null ? POINTS[w] : 1);
+  /* ---- after a verdict: what this team won or lost, big -------------------
+   * Each award carries its points in this game's settings (the view's third field). */
+  const pointsOf = (a) => (typeof a[2] === 'number' ? a[2] : 0);
   function awardText(a) {
     const [n, what] = a;
     const team = L.teamName(V, n);
-    const pts = pointsOf(what);
+    const pts = pointsOf(a);
     const p = pts > 0 ? L.signed(pts) : L.num(pts);
     if (what === 'pifie') return t('proj.award_pifie', { team: team, points: p });
     if (what === 'consolation') return t('proj.award_consolation', { team: team, points: p });
@@ -261,10 +377,16 @@
     if (box.hidden) return;
     L.section(box, sigOf(), () => {
       const mineA = turn.awards.filter((a) => a[0] === me);
-      const total = mineA.reduce((sum, a) => sum + pointsOf(a[1]), 0);
-      const head = total > 0 ? t('team.result_won', { points: L.signed(total) }) : total < 0
+      const total = mineA.reduce((sum, a) => sum + pointsOf(a), 0);
+      // Until the turn is resolved, what was won so far is not the result: no "you won
+      // nothing" above "which card do you keep?".
+      const settled = turn.step && turn.step.name === 'end_turn';
+      let head;
+      if (!settled) head = turn.step && turn.step.name === 'pick' && turn.step.team === me
+        ? t('team.result_pick', { verdict: L.verdict(turn.verdict) }) : t('team.result_pending');
+      else head = total > 0 ? t('team.result_won', { points: L.signed(total) }) : total < 0
         ? t('team.result_lost', { points: L.num(total) }) : t('team.result_none');
-      box.className = 'panel result ' + (total > 0 ? 'won' : total < 0 ? 'lost' : 'even');
+      box.className = 'panel result ' + (!settled ? 'even' : total > 0 ? 'won' : total < 0 ? 'lost' : 'even');
       return [h('p', { class: 'big-result', testid: 'team-result-total' }, head),
         mineA.length ? h('ul', { class: 'result-list' }, mineA.map((a) => h('li', null, awardText(a)))) : null];
     });
@@ -371,9 +493,6 @@
     const c = L.countdown(S.timer);
     el.textContent = V.turn.locked || c.expired ? t('timer.up') : (S.timer && S.timer.state !== 'idle' ? c.text : '');
     el.className = 'timer' + (c.running && c.seconds <= 10 ? ' low' : '');
-    // Seconds before the end, a typed but unsent anticipation goes out by itself.
-    const u = c.running && c.ms < 3000 && L.legal(S, 'write') ? unsent() : null;
-    if (u && !ui.autoSent) { ui.autoSent = true; sendWrite(u.text); }
   }
   L.onTick(tick);
 
@@ -381,7 +500,7 @@
     const first = !S;
     S = state;
     V = state.view;
-    if (first || V.turn.number !== ui.turnNo) { ui.turnNo = V.turn.number; ui.autoSent = false; }
+    if (first || V.turn.number !== ui.turnNo) { ui.turnNo = V.turn.number; ui.conflict = null; }
     for (const h0 of V.history) if (h0.author) authors.add(h0.author);
     if (V.turn.author) authors.add(V.turn.author);
     for (const c of mine().cards) if (c.slice(0, 7) === 'author:') authors.add(c.slice(7));
@@ -400,14 +519,28 @@
     renderExchange();
     renderSpeaker();
     renderBoard();
-    if (resend && L.legal(S, 'write')) {
+    if (resend && L.online && L.legal(S, 'write')) {
+      // Back online (or reloaded) with a draft this tab typed: sent while the writing is
+      // open, unless another device of the team sent meanwhile (then kept, and said).
       const u = unsent();
-      if (u) sendWrite(u.text);
+      const current = V.turn.written == null ? null : V.turn.written;
+      if (u && !penElsewhere() && (u.base === undefined || u.base === current)) sendWrite(u.text);
+      else if (u && u.base !== current) { ui.conflict = u.text; L.section($('act'), sigOf('conflict'), () => actBlocks()); }
     }
-    resend = false;
+    if (L.online) resend = false;    // a redraw while offline leaves it for the return
   }
 
   const socket = L.connect({ role: 'team', token: page.token }, render);
+  // What another device of the team is typing (R-U11): shown read-only with "Escribir aquí".
+  socket.on('draft', (d) => {
+    if (!d || d.for !== 'write' || typeof d.text !== 'string' || d.writer === TAB) return;
+    ui.pen = d;
+    const mineNow = document.activeElement && document.activeElement.getAttribute('data-testid') === 'write-text';
+    if (S && L.legal(S, 'write')) {
+      if (mineNow) document.activeElement.blur();
+      bump();
+    }
+  });
   // A token the server no longer takes (the game was deleted, the GM removed this device,
   // or the game ended long ago): back to the join page, even mid-game.
   socket.on('connect_error', (err) => {
