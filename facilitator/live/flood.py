@@ -114,6 +114,19 @@ class TokenBuckets:
                 break
             del buckets[key]
 
+    def __contains__(self, key) -> bool:
+        return key in self._buckets
+
+    def put(self, key, tokens: float, capacity: float, rate: float,
+            now: float | None = None) -> None:
+        """Set ``key``'s bucket (of ``capacity`` tokens refilled at ``rate``) to ``tokens``
+        now; below zero, it gives nothing until its refill has made up the debt."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            self._buckets.pop(key, None)
+            self._buckets[key] = (tokens, now, (capacity - tokens) / rate if rate > 0 else 1e9)
+            self._sweep(now)
+
     def drop(self, keys) -> None:
         """Forget the buckets of ``keys``."""
         with self._lock:
@@ -137,6 +150,9 @@ class FloodGuard:
         self._lock = threading.Lock()       # of everything below and of _sent
         self.max_keys = max_keys
         self._credentials: dict[str, tuple] = {}    # sid → its connection's credentials key
+        self._owners: dict[str, tuple] = {}         # sid → the owner of its event buckets
+        self._last_event: dict[str, float] = {}     # a device connection's sid → its last event's end
+        self._returning: set[tuple] = set()         # credentials barred once, not yet back
         self._turns: dict[str, threading.Lock] = {}   # sid → the lock of its events
         self._consoles: dict[str, str] = {}           # a console's sid → its Engine.IO sid
         self._console_eio: set[str] = set()
@@ -167,14 +183,20 @@ class FloodGuard:
         else:
             event, (capacity, rate) = DEFAULT_EVENT, DEFAULT_LIMIT
         capacity, rate = capacity * self.scale, rate * self.scale
-        device = getattr(audience, "device", None)
-        owner = ("device", device) if device is not None else ("sid", sid)
+        owner = self._owner(audience, sid)
         if not self.buckets.take((owner, event, who), capacity, rate):
             return False
         if who == "device":
             group = ("group", audience.game_id, audience.role, audience.team)
             return self.buckets.take((group, event, who), capacity * GROUP, rate * GROUP)
         return True
+
+    @staticmethod
+    def _owner(audience, sid: str) -> tuple:
+        """Whose buckets an event takes from: the device (its token's id), else the
+        connection."""
+        device = getattr(audience, "device", None)
+        return ("device", device) if device is not None else ("sid", sid)
 
     def strike(self, sid: str) -> bool:
         """A refusal for ``sid``; True when it has drawn too many: disconnect it."""
@@ -205,16 +227,32 @@ class FloodGuard:
         return self.buckets.take(key, capacity * self.scale, rate * self.scale)
 
     def connected(self, sid: str, auth: object, address: object, eio_sid: str | None = None,
-                  gm: bool = False) -> None:
-        """The connection ``sid`` (Engine.IO's ``eio_sid``) opened with ``auth``: its
-        credentials are kept (until :meth:`forget`) so that a flood cut can bar them;
-        ``gm``: it is a logged-in console's (:meth:`is_console`)."""
-        if self.scale > 0:
-            with self._lock:
-                self._credentials[sid] = self._connect_key(auth, address)
-                if gm and eio_sid is not None:
-                    self._consoles[sid] = eio_sid
-                    self._console_eio.add(eio_sid)
+                  gm: bool = False, audience=None) -> bool:
+        """The connection ``sid`` (Engine.IO's ``eio_sid``) of ``audience`` opened with
+        ``auth``: its credentials are kept (until :meth:`forget`) so that a flood cut can
+        bar them; ``gm``: it is a logged-in console's (:meth:`is_console`). True when these
+        credentials come back from a bar (the connection is on probation: see
+        :func:`gate_messages`)."""
+        if self.scale <= 0:
+            return False
+        with self._lock:
+            key = self._credentials[sid] = self._connect_key(auth, address)
+            self._owners[sid] = self._owner(audience, sid)
+            if gm and eio_sid is not None:
+                self._consoles[sid] = eio_sid
+                self._console_eio.add(eio_sid)
+            returning = key in self._returning
+            self._returning.discard(key)
+            return returning
+
+    #: The message gate's probation (gate_messages' answer), once it is in place.
+    on_probation = None
+
+    def probation(self, eio_sid: str) -> None:
+        """Put the Engine.IO connection ``eio_sid`` on probation at the message gate (its
+        credentials come back from a bar for flooding)."""
+        if self.on_probation is not None:
+            self.on_probation(eio_sid)
 
     def is_console(self, eio_sid: str) -> bool:
         """Whether the Engine.IO connection ``eio_sid`` is a logged-in console's."""
@@ -237,13 +275,28 @@ class FloodGuard:
                 return until - now
             seconds = min(BAR_MAX, BAR_SECONDS * 2 ** cuts)
             self._barred[key] = (cuts + 1, now + seconds, now)
+            self._returning.add(key)
+            owner = self._owners.get(sid)
+            if owner is not None:
+                self._drain(owner, seconds)
             while self._barred:     # oldest cut first: forgotten after BAR_MEMORY
                 first, (_, _, first_last) = next(iter(self._barred.items()))
                 if (len(self._barred) <= self.max_keys and now - first_last < BAR_MEMORY) \
                         or first == key:
                     break
                 del self._barred[first]
+                self._returning.discard(first)
             return seconds
+
+    def _drain(self, owner: tuple, seconds: float) -> None:
+        """Empty every event bucket of ``owner`` for ``seconds`` and then some: a device
+        cut for flooding comes back after its bar with nothing to spend, and earns its
+        events back at each bucket's rate (an honest page is never cut)."""
+        limits = [(key, value) for key, value in self.limits.items()]
+        limits += [((DEFAULT_EVENT, who), DEFAULT_LIMIT) for who in ("gm", "device")]
+        for (event, who), (capacity, rate) in limits:
+            self.buckets.put((owner, event, who), -rate * self.scale * seconds,
+                             capacity * self.scale, rate * self.scale)
 
     def barred(self) -> int:
         """How many credentials are barred from connecting now."""
@@ -270,28 +323,68 @@ class FloodGuard:
                 del self._sent[first_sid]
             return True
 
-    def turn(self, sid: str):
-        """The lock of ``sid``'s events: a connection's events are handled one after
-        the other (in the order they were read). An honest page waits for each answer
-        anyway; a flooding one then takes one event's time at once from the other
-        games, not the whole of its bucket at once (bench/faults.py)."""
+    def turn(self, sid: str, console: bool = False):
+        """The turn of ``sid``'s next event: a connection's events are handled one after
+        the other (in the order they were read), and a device's (not a console's) at
+        least EVENT_GAP apart. An honest page waits for each answer and sends a few
+        events a second at most; a flooding one takes one event's time at a time from
+        the other games, with their screens served in between, however many of its
+        events got through the gates."""
         with self._lock:
             lock = self._turns.get(sid)
             if lock is None:
                 lock = self._turns[sid] = threading.Lock()
-            return lock
+        return _Turn(self, sid, lock, 0.0 if console or self.scale <= 0 else EVENT_GAP / self.scale)
+
+    def _waited(self, sid: str) -> float:
+        return self._last_event.get(sid, 0.0)
+
+    def _ended(self, sid: str) -> None:
+        with self._lock:
+            if sid in self._turns:          # not after forget: nothing left behind
+                self._last_event[sid] = self.clock()
 
     def forget(self, sid: str) -> None:
         """A connection closed: its buckets, its lock and its last sync answer go."""
         with self._lock:
             self._sent.pop(sid, None)
             self._credentials.pop(sid, None)
+            self._owners.pop(sid, None)
+            self._last_event.pop(sid, None)
             self._turns.pop(sid, None)
             self._console_eio.discard(self._consoles.pop(sid, None))
         events = {event for event, _ in self.limits} | {DEFAULT_EVENT}
         self.buckets.drop([(("sid", sid), event, who) for event in events
                            for who in ("gm", "device")] + [(("sid", sid), "strikes", "")])
 
+
+class _Turn:
+    """One event's turn on its connection (FloodGuard.turn): the connection's lock, and
+    for a device a pause until ``gap`` seconds after its previous event ended."""
+
+    __slots__ = ("guard", "sid", "lock", "gap")
+
+    def __init__(self, guard: FloodGuard, sid: str, lock: threading.Lock, gap: float):
+        self.guard, self.sid, self.lock, self.gap = guard, sid, lock, gap
+
+    def __enter__(self):
+        self.lock.acquire()
+        if self.gap > 0:
+            wait = self.guard._waited(self.sid) + self.gap - self.guard.clock()
+            if wait > 0:
+                time.sleep(wait)      # gevent's: the other connections run meanwhile
+        return self
+
+    def __exit__(self, *_exc):
+        self.guard._ended(self.sid)
+        self.lock.release()
+        return False
+
+
+#: Seconds between the ends of one device's events and the start of its next: a tablet
+#: sends one per button press; a flood is handled no faster than this, one event at a
+#: time, whatever its burst (the other games' screens are served in between).
+EVENT_GAP = 0.02
 
 #: Events of one connection being handled at once, at most: past it an event is refused
 #: before a task is even started for it. An honest page waits for its acknowledgements
@@ -372,6 +465,15 @@ MESSAGE_LIMIT = (60, 100)
 #: packets a flooding client has already written are then never read at all.
 MESSAGE_STRIKES = 30
 
+#: Messages a new connection may send at once before its bucket has refilled to
+#: MESSAGE_LIMIT: a page that (re)connects sends its `sync` and its few queued actions;
+#: a flood's first burst is weighed here, before any of it is handled.
+FIRST_MESSAGES = 8
+
+#: A connection whose credentials come back from a bar for flooding starts with this
+#: many messages and is cut after this many drops.
+PROBATION_MESSAGES, PROBATION_STRIKES = 2, 5
+
 
 def gate_messages(eio, scale: float = 1.0, on_cut=None, is_console=None) -> None:
     """Wrap ``eio`` (the Engine.IO server under Socket.IO) so a connection that writes
@@ -391,23 +493,28 @@ def gate_messages(eio, scale: float = 1.0, on_cut=None, is_console=None) -> None
     from engineio.exceptions import SocketIsClosedError
 
     if scale <= 0 or getattr(eio, "_facilitator_gate", False):
-        return
+        return getattr(eio, "_facilitator_gate", None) or None
     trigger = eio._trigger_event
     buckets = TokenBuckets()
     capacity, rate = MESSAGE_LIMIT[0] * scale, MESSAGE_LIMIT[1] * scale
     dropped: dict[str, int] = {}
+    probation: set[str] = set()
 
     def gated(event, *args, **kwargs):
         if event == "message" and args:
             eio_sid = args[0]
             if is_console is not None and is_console(eio_sid):
                 return trigger(event, *args, **kwargs)
+            if eio_sid not in buckets:          # a new connection: a small first burst
+                buckets.put(eio_sid, FIRST_MESSAGES * scale, capacity, rate)
             if not buckets.take(eio_sid, capacity, rate):
                 count = dropped.get(eio_sid, 0) + 1
-                if count < MESSAGE_STRIKES * max(scale, 1):
+                strikes = PROBATION_STRIKES if eio_sid in probation else MESSAGE_STRIKES
+                if count < strikes * max(scale, 1):
                     dropped[eio_sid] = count
                     return None
                 dropped.pop(eio_sid, None)
+                probation.discard(eio_sid)
                 if on_cut is not None:
                     on_cut(eio_sid)
                 # Raised inside Engine.IO's read of the packet: it stops reading this
@@ -415,11 +522,19 @@ def gate_messages(eio, scale: float = 1.0, on_cut=None, is_console=None) -> None
                 raise SocketIsClosedError()
         elif event == "disconnect" and args:
             dropped.pop(args[0], None)
+            probation.discard(args[0])
             buckets.drop([args[0]])
         return trigger(event, *args, **kwargs)
 
+    def on_probation(eio_sid: str) -> None:
+        """The connection ``eio_sid`` comes back from a bar: it starts over with
+        PROBATION_MESSAGES and is cut after PROBATION_STRIKES drops."""
+        probation.add(eio_sid)
+        buckets.put(eio_sid, PROBATION_MESSAGES * scale, capacity, rate)
+
     eio._trigger_event = gated
-    eio._facilitator_gate = True
+    eio._facilitator_gate = on_probation
+    return on_probation
 
 
 #: Bytes one WebSocket connection's reader takes from its socket (bucket size, refill a

@@ -135,10 +135,10 @@ def register(socketio) -> None:
                 server = socketio.server
                 # A connection cut for flooding bars its credentials for a while (flood.bar).
                 gate_events(server, on_cut=guard.bar)
-                gate_messages(server.eio, guard_scale(current_app.config),
-                              on_cut=lambda eio_sid: guard.bar(
-                                  server.manager.sid_from_eio_sid(eio_sid, "/")),
-                              is_console=guard.is_console)
+                guard.on_probation = gate_messages(
+                    server.eio, guard_scale(current_app.config),
+                    on_cut=lambda eio_sid: guard.bar(server.manager.sid_from_eio_sid(eio_sid, "/")),
+                    is_console=guard.is_console)
                 pace_websocket_reads(server.eio, guard_scale(current_app.config))
             current_app.extensions["facilitator_flood"] = guard
         return guard
@@ -170,7 +170,7 @@ def register(socketio) -> None:
             if _lone_surrogate(list(args)):
                 return _refusal("format", "text must be valid Unicode (no lone surrogates)")
             try:
-                with guard.turn(request.sid):
+                with guard.turn(request.sid, console=audience.role == GM):
                     return handler(audience, payload)
             except Refusal as refusal:
                 return _refusal(refusal.rule, refusal.message)
@@ -202,9 +202,10 @@ def register(socketio) -> None:
             leave_room(room)
             raise ConnectionRefusedError(NO_SUCH_GAME[audience.role])
         live().presence.add(request.sid, audience)
-        flood().connected(request.sid, auth, request.remote_addr,
-                          socketio.server.manager.eio_sid_from_sid(request.sid, "/"),
-                          gm=audience.role == GM)
+        eio_sid = socketio.server.manager.eio_sid_from_sid(request.sid, "/")
+        if flood().connected(request.sid, auth, request.remote_addr, eio_sid,
+                             gm=audience.role == GM, audience=audience):
+            flood().probation(eio_sid)      # back from a bar for flooding
         # This connection is this process's: sent to it directly, not through the message
         # queue, which would copy it to every other process for nothing (a restart's
         # whole classroom at once).

@@ -143,7 +143,9 @@ def test_a_team_flooding_actions_is_refused_and_does_not_slow_the_others(table: 
         time.sleep(0.15)
     result = flood_result(flooder)
     print("FLOOD act", result, "sync p95", percentile(latencies, 0.95))
-    assert result["sent"] >= 1000, result                   # it did flood
+    # It did flood: hundreds of events in its first connection (its first burst is
+    # weighed and cut within a few dozen messages read, then its bar keeps it out).
+    assert result["sent"] >= 300, result
     # Refused at once ("rate") or dropped unread, and a connection that goes on is cut
     # off (flood.STRIKES, flood.MESSAGE_STRIKES). How many `rate` answers reach the
     # flooder before the cut depends on how the two processes are scheduled (answers
@@ -217,7 +219,8 @@ def test_a_projector_flooding_sync_does_not_delay_another_game(server, table: Ta
         print("FLOOD sync", result, "GM ack p95", percentile(acks, 0.95), "max", max(acks))
         # Cut off (whether `rate` answers reach it before the cut depends on how the
         # processes are scheduled, as for the act flood above), and mostly unanswered.
-        assert result["sent"] >= 1000 and result["closed"] >= 1, result
+        # Hundreds of events sent: it flooded (its first burst is weighed and cut early).
+        assert result["sent"] >= 300 and result["closed"] >= 1, result
         assert result["ok"] + result["rate"] < result["sent"] // 2, result
         assert len(acks) >= 5 and percentile(acks, 0.95) < 0.5 and max(acks) < 1.5, \
             sorted(acks)[-5:]
