@@ -2,13 +2,16 @@
  *
  * Before the game's first declaration: the join panel (QR codes, numbers,
  * names, colours, codes). Then the round, the serpentine order with the host,
- * the mode and roles, the chosen author and type, the question once read, the
- * countdown, the written answer once the verdict reveals it, the scoreboard.
+ * the mode and roles, the chosen author and type, the question once read (before,
+ * what the room waits for), the countdown (dimmed before the question), the verdict,
+ * the written and expected answers, the awards in the countdown's place, the
+ * scoreboard. The question and the reveal get the largest type that fits (fitText).
  * At the end: the podium and the ranking (ranks shared on ties).
  *
  * Test ids:
  *   (template) proj-game, round, order, sound-toggle, join-panel, join-N, join-code-N,
- *     stage, proj-turn, countdown, proj-reveal, final, scoreboard
+ *     stage (data-teams: how many), proj-turn, proj-ask (the question or the waiting
+ *     sentence), countdown, proj-reveal, final, scoreboard
  *   order-N (li, class "host" on the host), proj-host, proj-mode, proj-roles,
  *   proj-waiting, proj-choice, proj-question, proj-verdict, proj-written, proj-awards,
  *   score-team-N (row; .score cell), podium, podium-N (N = 1, 2, 3 places), rank-I,
@@ -113,13 +116,19 @@
     if (text !== lastSaid) { lastSaid = text; $('announce').textContent = text; }
   }
 
-  /* ---- an award in words: 'María Zambrano gana la carta «Kant» (+1)' -------- */
-  const POINTS = { pifie: -0.5, consolation: 0.5, risky_bonus: 4 };
+  /* ---- an award in words: 'María Zambrano gana la carta «Kant» (+1)' --------
+   * The points are the game's own (R-P1): the view gives each award as [team, what, points]
+   * and the whole table as `points`, so a game with other points says its own numbers. */
+  function awardPoints(what) {
+    const p = V.points || {};
+    const key = what === 'pifie' || what === 'consolation' || what === 'risky_bonus' ? what : 'card';
+    return typeof p[key] === 'number' ? p[key] : null;
+  }
   function awardText(a) {
     const [n, what] = a;
     const team = L.teamName(V, n);
-    const pts = POINTS[what] != null ? POINTS[what] : 1;
-    const p = pts > 0 ? L.signed(pts) : L.num(pts);
+    const pts = typeof a[2] === 'number' ? a[2] : awardPoints(what);
+    const p = pts == null ? '' : pts > 0 ? L.signed(pts) : L.num(pts);
     if (what === 'pifie') return t('proj.award_pifie', { team: team, points: p });
     if (what === 'consolation') return t('proj.award_consolation', { team: team, points: p });
     if (what === 'risky_bonus') return t('proj.award_bonus', { team: team, points: p });
@@ -140,34 +149,42 @@
     return '';
   }
 
-  /* ---- the turn: who, what, the question (left); the moment (right) ------- */
+  /* ---- the turn (who, the mode, the roles, the choice), the question, the reveal ---- */
   function renderTurn() {
+    const turn = V.turn;
+    const stage = $('stage');
+    stage.classList.toggle('revealed', !!turn.verdict);
     L.section($('turn'), S.seq + ' ' + (V.turn.locked || L.countdown(S.timer).expired), () => {
-      const turn = V.turn;
       const out = [h('div', { class: 'phost', testid: 'proj-host' }, h('span', { class: 'plabel' }, t('role.host')), label(turn.host),
         turn.mode ? h('span', { class: 'pmode', testid: 'proj-mode' }, h('strong', null, L.mode(turn.mode)),
           turn.target ? [' → ', label(turn.target)] : null) : null)];
       const roles = [];
       if (turn.mode) {
-        if (turn.desvio_by) roles.push({ moment: true, kids: [L.chip(turn.first_target), ' ', t('proj.desvio_moment', { from: turn.first_target, to: turn.target })] });
+        if (turn.desvio_by) roles.push({ moment: true, kids: [L.chip(turn.first_target), h('span', null, t('proj.desvio_moment', { from: turn.first_target, to: turn.target }))] });
         roles.push([t('proj.answers_short') + ': ', label(turn.primary)]);
         if (turn.secondary) roles.push([t('proj.writes_short') + ': ', label(turn.secondary)]);
-        if (turn.seguro_by) roles.push({ moment: true, kids: [L.chip(turn.seguro_by), ' ', t('proj.seguro_moment', { team: L.teamName(V, turn.seguro_by) })] });
+        if (turn.seguro_by) roles.push({ moment: true, kids: [L.chip(turn.seguro_by), h('span', null, t('proj.seguro_moment', { team: L.teamName(V, turn.seguro_by) }))] });
       }
-      if (turn.elijo_by) roles.push({ moment: true, kids: [L.chip(turn.elijo_by), ' ', t('proj.elijo_moment', { team: L.teamName(V, turn.elijo_by) })] });
+      // What was played, once: the sentence under the turn says what the room waits for
+      // (that the team chooses author and type), so this line does not say it again.
+      if (turn.elijo_by) roles.push({ moment: true, kids: [L.chip(turn.elijo_by), h('span', null, t('played.elijo', { team: L.teamName(V, turn.elijo_by) }))] });
       if (roles.length) out.push(h('ul', { class: 'proles', testid: 'proj-roles' }, roles.map((r) =>
         (r.moment ? h('li', { class: 'moment' }, r.kids) : h('li', null, r)))));
       if (turn.author) {
         out.push(h('div', { class: 'pchoice', testid: 'proj-choice' }, h('strong', null, turn.author), ' · ', L.qtype(turn.type)));
       }
-      if (turn.question) out.push(L.rich('blockquote', { class: 'pquestion' + (turn.question.text.length > 220 ? ' long' : ''), testid: 'proj-question' }, turn.question, page.game));
+      return out;
+    });
+    // The question, or (before it is read) what the room waits for, in the largest type
+    // that fits what the turn and the reveal leave (fitText below).
+    L.section($('ask'), S.seq + ' ' + (V.turn.locked || L.countdown(S.timer).expired), () => {
+      const out = [];
+      if (turn.question) out.push(L.rich('blockquote', { class: 'pquestion', testid: 'proj-question' }, turn.question, page.game));
       const w = waitText();
-      $('turn').parentNode.classList.toggle('revealed', !!turn.verdict);
-      if (w) out.push(h('p', { class: 'pwait', testid: 'proj-waiting' }, w));
+      if (w) out.push(h('p', { class: 'pwait' + (turn.question ? '' : ' alone'), testid: 'proj-waiting' }, w));
       return out;
     });
     L.section($('reveal'), S.seq + (S.shown_answer ? ' answer' : ''), () => {
-      const turn = V.turn;
       const out = [];
       if (turn.verdict) {
         out.push(h('div', { class: 'pverdict v-' + turn.verdict, testid: 'proj-verdict' },
@@ -182,28 +199,73 @@
               t(turn.written_correct ? 'written.correct' : 'written.incorrect')) : null,
             turn.argument ? [' ', h('span', { class: 'badge' }, t('argument.' + turn.argument))] : null));
         }
+        if (S.shown_answer) {
+          const a = S.shown_answer;
+          out.push(h('div', { class: 'panswer', testid: 'proj-answer' }, h('span', { class: 'plabel' }, t('proj.expected_answer')),
+            a.html ? L.rich('div', { class: 'ptext' }, { text: a.text, html: a.html }, page.game) : h('div', { class: 'ptext' }, a.text)));
+        }
       }
       return out;
     });
-    L.section($('awards'), S.seq + (S.shown_answer ? ' answer' : ''), () => {
-      const turn = V.turn;
-      const out = [];
-      if (turn.awards.length) {
-        out.push(h('ul', { class: 'pawards', testid: 'proj-awards' }, turn.awards.map((a) => {
-          const neg = a[1] === 'pifie';
-          const text = awardText(a);
-          const m = /^(.*?)\s*(\([^()]*\))$/.exec(text);
-          return h('li', { class: neg ? 'neg' : 'pos' }, L.chip(a[0]), h('span', null, m ? [m[1], ' ', h('span', { class: 'pts' }, m[2])] : text));
-        })));
-      }
-      if (S.shown_answer && turn.verdict) {
-        const a = S.shown_answer;
-        out.push(h('div', { class: 'panswer', testid: 'proj-answer' }, h('span', { class: 'plabel' }, t('proj.expected_answer')),
-          a.html ? L.rich('div', { class: 'ptext' }, { text: a.text, html: a.html }, page.game) : h('div', { class: 'ptext' }, a.text)));
-      }
-      return out;
+    // The awards of the verdict, in the clock's place: what changed, for whom.
+    L.section($('awards'), S.seq, () => {
+      if (!turn.verdict || !turn.awards.length) return [];
+      return h('ul', { class: 'pawards', testid: 'proj-awards' }, turn.awards.map((a) => {
+        const points = typeof a[2] === 'number' ? a[2] : awardPoints(a[1]);
+        const text = awardText(a);
+        const m = /^(.*?)\s*(\([^()]*\))$/.exec(text);
+        return h('li', { class: points != null && points < 0 ? 'neg' : 'pos' }, L.chip(a[0]),
+          h('span', null, m ? [m[1], ' ', h('span', { class: 'pts' }, m[2])] : text));
+      }));
     });
   }
+
+  /* ---- type that fills its box --------------------------------------------------
+   * The question (or the waiting sentence) and the reveal share the left column; the awards
+   * have the clock's place. Each group gets the largest font size, between the bounds of the
+   * moment (in rem), at which everything in its boxes shows whole: nothing cut, no scroll. */
+  const FIT = {
+    waiting: [0.9, 2.4],      // no question yet: what the room waits for
+    asked: [0.9, 2.6],        // the question: the largest text after the clock
+    revealed: [0.7, 2.8],     // the question, the verdict, the written and the expected answers
+    awards: [0.6, 1.35],
+  };
+  /** Set --fit on `host` to the largest size (px, within `range` in rem) at which every
+   *  shown box of `boxes` holds its content whole; returns that size. */
+  function fitText(host, boxes, range) {
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const shown = boxes.filter((b) => b.offsetParent && b.firstChild);
+    const whole = () => shown.every((b) => b.scrollHeight <= b.clientHeight + 1 && b.scrollWidth <= b.clientWidth + 1);
+    let lo = range[0] * rem;
+    let hi = range[1] * rem;
+    const set = (px) => host.style.setProperty('--fit', px.toFixed(1) + 'px');
+    set(hi);
+    if (!shown.length || whole()) return hi;
+    while (hi - lo > 0.5) {
+      const mid = (lo + hi) / 2;
+      set(mid);
+      if (whole()) lo = mid; else hi = mid;
+    }
+    set(lo);
+    return lo;
+  }
+  let fitting = 0;
+  /** Fit the left column (by the moment of the turn) and the awards. */
+  function fitAll() {
+    fitting = 0;
+    if (!V || $('stage').hidden) return;
+    const turn = V.turn;
+    const moment = turn.verdict ? 'revealed' : turn.question ? 'asked' : 'waiting';
+    fitText($('stage').querySelector('.pmain'), [$('ask'), $('reveal')], FIT[moment]);
+    fitText($('awards'), [$('awards')], FIT.awards);
+  }
+  function refit() { if (!fitting) fitting = requestAnimationFrame(fitAll); }
+  window.addEventListener('resize', refit);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(refit);
+  // Formatted questions and answers arrive later (fetched) and images load later: fit again.
+  const later = new MutationObserver(refit);
+  ['ask', 'reveal'].forEach((id) => later.observe($(id), { childList: true, subtree: true, characterData: true }));
+  $('stage').addEventListener('load', refit, true);
 
   /* ---- scoreboard and final ranking ---------------------------------------- */
   function renderBoard() {
@@ -254,9 +316,11 @@
     if (!S) return;
     const c = L.countdown(S.timer);
     const el = $('countdown');
-    const show = !!V.turn.question && !V.turn.verdict;
-    el.textContent = show ? (c.state === 'idle' ? L.countdown({ state: 'idle', seconds: V.deliberation_seconds + (V.turn.extra_seconds || 0) }).text : c.text) : '';
-    el.className = 'countdown ' + c.state + (c.running && c.seconds <= 10 ? ' low' : '') + (c.expired || V.turn.locked ? ' expired' : '');
+    // Until the verdict: before the question is read, dimmed, the time the room will have.
+    const show = !V.turn.verdict;
+    const pending = !V.turn.question;
+    el.textContent = show ? (c.state === 'idle' || pending ? L.countdown({ state: 'idle', seconds: V.deliberation_seconds + (V.turn.extra_seconds || 0) }).text : c.text) : '';
+    el.className = 'countdown ' + (pending ? 'idle pending' : c.state + (c.running && c.seconds <= 10 ? ' low' : '') + (c.expired || V.turn.locked ? ' expired' : ''));
     el.parentNode.hidden = !show;
     // Beep once when a countdown seen running reaches zero.
     if (c.running) wasRunning = true;
@@ -324,12 +388,13 @@
     if (joining && !league) renderJoined();
     if (league) renderLeague(league);
     renderHead();
+    $('stage').dataset.teams = String(V.teams.length);
     if (!lobby && !V.over) renderTurn();
-    $('awards').hidden = lobby || V.over;
     if (V.over && !league) renderFinal();
     renderBoard();
     announce();
     tick();
+    fitAll();
   }
 
   L.connect({ role: 'projector', watch: page.watch }, render);

@@ -1,8 +1,10 @@
 """Helpers of the layout tests (issue 13): a game driven by the GM's own Socket.IO client,
-the geometry of a page (inside the viewport, no overlap, no broken word, font sizes) and
-axe-core's verdict (injected from node_modules, never served)."""
+the geometry of a page (inside the viewport, no overlap, no broken word, font sizes), the
+blank share of a screen (issue 34) and axe-core's verdict (injected from node_modules,
+never served)."""
 from __future__ import annotations
 
+import base64
 import time
 
 from server import ROOT, Client
@@ -118,6 +120,62 @@ def font(page, selector: str) -> float:
             return size
         page.wait_for_timeout(100)
     return float("nan")
+
+
+def blank(page, cols: int = 40, rows: int = 24) -> dict:
+    """How much of the screen shows nothing: a screenshot cut into ``cols`` x ``rows`` cells,
+    a cell blank when under 1 % of its pixels differ from the body's background colour.
+
+    Returns the blank share of the screen, the largest rectangle of blank cells (its share
+    of the screen and its box in CSS pixels) and the grid itself (rows of "." blank, "#" not),
+    to print when an assertion fails."""
+    png = base64.b64encode(page.screenshot(animations="disabled")).decode()
+    # The pixels are read in the page itself (a canvas), so the tests need no image library.
+    cells = page.evaluate("""async ([png, cols, rows]) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bmp.width, bmp.height);
+      const cx = canvas.getContext('2d');
+      cx.drawImage(bmp, 0, 0);
+      const px = cx.getImageData(0, 0, bmp.width, bmp.height).data;
+      const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
+      const out = [];
+      for (let r = 0; r < rows; r++) {
+        const y0 = Math.floor(r * bmp.height / rows), y1 = Math.floor((r + 1) * bmp.height / rows);
+        let line = '';
+        for (let c = 0; c < cols; c++) {
+          const x0 = Math.floor(c * bmp.width / cols), x1 = Math.floor((c + 1) * bmp.width / cols);
+          let ink = 0;
+          for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
+            const i = (y * bmp.width + x) * 4;
+            if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > 12) ink++;
+          }
+          line += ink < 0.01 * (y1 - y0) * (x1 - x0) ? '.' : '#';
+        }
+        out.push(line);
+      }
+      return out;
+    }""", [png, cols, rows])
+    # The largest all-blank rectangle: for each row, the blank run above every column is a
+    # histogram, and the largest rectangle under a histogram is found with a stack.
+    best, box = 0, None
+    heights = [0] * cols
+    for r, line in enumerate(cells):
+        heights = [h + 1 if ch == "." else 0 for h, ch in zip(heights, line)]
+        stack: list[int] = []
+        for c in range(cols + 1):
+            h = heights[c] if c < cols else 0
+            while stack and heights[stack[-1]] >= h:
+                top = heights[stack.pop()]
+                left = stack[-1] + 1 if stack else 0
+                if top * (c - left) > best:
+                    best, box = top * (c - left), (left, r - top + 1, c, r + 1)
+            stack.append(c)
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    rect = None if box is None else {"x": box[0] * w / cols, "y": box[1] * h / rows,
+                                     "r": box[2] * w / cols, "b": box[3] * h / rows}
+    return {"share": sum(line.count(".") for line in cells) / (cols * rows),
+            "largest": best / (cols * rows), "rect": rect, "cells": cells}
 
 
 def axe(page, exclude: list[str] | None = None) -> list:
