@@ -77,6 +77,28 @@ def placement_refusal(deck: Deck, board: dict[Cell, str], card_id: str,
     return None
 
 
+def fits(deck: Deck, board: dict[Cell, str], card_id: str, at: Cell) -> bool:
+    """Whether ``card_id`` can go to ``at``: ``placement_refusal`` is None, found faster
+    (the legal cells of every hand card are looked for after every action)."""
+    if at in board:
+        return False
+    card = deck.card(card_id)
+    x, y = at
+    matched = False
+    for dx, dy in SIDES:
+        other_id = board.get((x + dx, y + dy))
+        if other_id is None:
+            continue
+        other = deck.card(other_id)
+        if other.kind == card.kind:
+            return False
+        if (other.icon in card.icons) if card.is_task else (card.icon in other.icons):
+            matched = True
+        else:
+            return False
+    return matched
+
+
 def frontier(board: dict[Cell, str]) -> list[Cell]:
     """The empty cells beside some card: the only cells a card can ever go to, in order
     of rows, then columns."""
@@ -86,14 +108,12 @@ def frontier(board: dict[Cell, str]) -> list[Cell]:
 
 def legal_cells(deck: Deck, board: dict[Cell, str], card_id: str) -> list[Cell]:
     """Every cell where ``card_id`` can go now (C-T3), in order of rows, then columns."""
-    return [cell for cell in frontier(board)
-            if placement_refusal(deck, board, card_id, cell) is None]
+    return [cell for cell in frontier(board) if fits(deck, board, card_id, cell)]
 
 
 def can_be_played(deck: Deck, board: dict[Cell, str], card_id: str) -> bool:
     """Whether some empty cell is legal for ``card_id`` (C-T3)."""
-    return any(placement_refusal(deck, board, card_id, cell) is None
-               for cell in frontier(board))
+    return any(fits(deck, board, card_id, cell) for cell in frontier(board))
 
 
 def teams_around(board: dict[Cell, str], at: Cell) -> list[str]:

@@ -11,7 +11,7 @@ event: a card going into a hand is counted, never named (C-V2).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .state import ACTION, BETWEEN, KEEP, MANAGE, OVER, PLACE, State
 
@@ -32,8 +32,13 @@ class Event:
     def to_dict(self) -> dict:
         """The event as JSON data, named by its class: what the teacher's console shows."""
         data = {"event": type(self).__name__}
-        for key, value in asdict(self).items():
-            data[key] = list(value) if isinstance(value, tuple) else value
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            data[name] = value
         return data
 
     def public(self) -> dict:

@@ -7,27 +7,33 @@ nor the two a player is choosing from. ``seat_view`` adds a player's own hand,
 the two drawn while choosing, and every card that player may play now with
 its legal cells, so a phone lights them with no rule of its own (C-V1).
 ``gm_view`` adds everything: every hand, the deck in order, each event in
-full (C-V3). The forced card is drawn to be played at once, in front of
+full (C-V3); the others have the events of this turn and the one before, a
+card going into a hand counted, not named. The forced card is drawn to be played at once, in front of
 everyone: every view shows it.
 
 Every view names the step awaited in words-neutral keys (``"awaiting":
 {"step": "keep", "seat": 2, "do": ["keep"]}``) and carries each card's data
-(``card_data``), so screens translate and draw without knowing a rule.
+(``card_data``), so screens translate and draw without knowing a rule. Views
+are plain JSON data, built afresh for each call but for the card data, which
+they share: a caller reads them and never changes them.
 """
 from __future__ import annotations
 
-from ..protocol import Legal, Role, SEAT, GM, TABLE
-from .board import legal_cells
+from functools import lru_cache
+
+from ..protocol import GM, SEAT, TABLE, Legal, Role
 from .deck import Deck, icon_name
-from .legal import legal_for, playable, task_holders
+from .events import TurnBegan
+from .legal import legal_for, task_holders
 from .rules import awaited
 from .scoring import message_of, score
 from .state import ACTION, FIRST_TASK, KEEP, MANAGE, OVER, State
 
 
+@lru_cache(maxsize=1024)
 def card_data(deck: Deck, card_id: str) -> dict:
     """What a screen shows of a card: id, kind, names, icons with their names, and a team
-    card's printed count (×N).
+    card's printed count (×N). Shared by every view that shows the card: read, never change.
 
     >>> from .deck import DEFAULT
     >>> card_data(DEFAULT, "ARD01")["count"], card_data(DEFAULT, "ARD01")["name"]["es"]
@@ -70,13 +76,28 @@ def awaiting(state: State, deck: Deck, entries: list[Legal]) -> dict:
             "do": [entry.do for entry in entries if entry.do in names]}
 
 
-def _blocked(state: State, deck: Deck, seat: int) -> list[dict]:
+def _playable(state: State, entries: list[Legal], seat: int) -> dict[str, list]:
+    """The cards ``seat`` may play now with their legal cells, read off the legal list:
+    hand cards while managing resources, the forced card, tasks for the first one."""
+    for entry in entries:
+        if seat not in entry.seats:
+            continue
+        if entry.do == "first_task":
+            return {card: [[0, 0]] for card in entry.options["cards"].get(str(seat), [])}
+        if entry.do == "play":
+            return entry.options["cards"]
+        if entry.do == "place":
+            return {entry.options["card"]: entry.options["cells"]}
+    return {}
+
+
+def _blocked(state: State, deck: Deck, seat: int | None, playable: dict) -> list[dict]:
     """The hand cards that can go nowhere now, with why (only while cards may be played)."""
-    if state.over or seat != state.seat or state.step not in (ACTION, MANAGE):
+    if state.over or seat is None or seat != state.seat or state.step not in (ACTION, MANAGE):
         return []
     found = []
     for card_id in state.hand(seat):
-        if legal_cells(deck, state.board, card_id):
+        if card_id in playable:
             continue
         card = deck.card(card_id)
         if card.is_task:
@@ -88,6 +109,17 @@ def _blocked(state: State, deck: Deck, seat: int) -> list[dict]:
                    "this card touches only tasks showing it")
         found.append({"card": card_id, "rule": "C-T3", "message": why})
     return found
+
+
+def recent(state: State) -> list[dict]:
+    """The public events of this turn and the one before: what a screen shows happened."""
+    begun = 0
+    for index in range(len(state.history) - 1, -1, -1):
+        if isinstance(state.history[index], TurnBegan):
+            begun += 1
+            if begun == 2:
+                return [event.public() for event in state.history[index:]]
+    return [event.public() for event in state.history]
 
 
 def public_view(state: State, deck: Deck, *, seq: int, entries: list[Legal],
@@ -116,7 +148,7 @@ def public_view(state: State, deck: Deck, *, seq: int, entries: list[Legal],
         "forced": card_data(deck, state.forced) if state.forced else None,
         "last_turn": not state.deck and not state.over and state.step != FIRST_TASK,
         "question": question,
-        "history": [event.public() for event in state.history],
+        "recent": recent(state),
         "score": scored,
         "over": state.over, "ended_early": state.ended_early,
         "result": result,
@@ -139,14 +171,14 @@ def seat_view(state: State, deck: Deck, seat: int, *, seq: int, entries: list[Le
     """Player ``seat``'s phone (C-V1): the public view, its own hand and choices, and each
     card it may play now with its legal cells."""
     view = public_view(state, deck, seq=seq, entries=entries)
-    cards = playable(state, deck, seat)
+    cards = _playable(state, entries, seat)
     choosing = state.drawn if seat == state.seat and state.step == KEEP else []
     view.update({
         "me": seat,
         "hand": [card_data(deck, card_id) for card_id in state.hand(seat)],
         "choosing": [card_data(deck, card_id) for card_id in choosing],
         "playable": [{"card": card_id, "cells": cells} for card_id, cells in cards.items()],
-        "blocked": _blocked(state, deck, seat),
+        "blocked": _blocked(state, deck, seat, cards),
         "legal": _entries(entries, Role.of_seat(seat)),
     })
     return view
@@ -162,9 +194,9 @@ def gm_view(state: State, deck: Deck, *, seq: int, entries: list[Legal], seed: i
         "deck_order": list(state.deck),
         "choosing": [card_data(deck, card_id) for card_id in state.drawn],
         "playable": {str(seat): [{"card": card_id, "cells": cells}
-                                 for card_id, cells in playable(state, deck, seat).items()]
+                                 for card_id, cells in _playable(state, entries, seat).items()]
                      for seat in seats},
-        "blocked": _blocked(state, deck, state.seat) if state.seat else [],
+        "blocked": _blocked(state, deck, state.seat, _playable(state, entries, state.seat)),
         "history": [event.to_dict() for event in state.history],
         "seed": seed, "deals": state.deals,
         "legal": _entries(entries, Role.gm()),
