@@ -4,6 +4,7 @@ The rule book is docs/colmena.md; every refusal names one of its rule ids.
 ``KIND`` is the game as the facilitator's registry knows it
 (``facilitator.games.kind("colmena")``):
 
+>>> from facilitator.games.protocol import Role
 >>> match = KIND.new({"players": ["Ana", "Bea", "Carla"]}, seed=48151)
 >>> match.view(Role.table())["awaiting"]["step"]
 'first_task'
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..protocol import Refusal, Role
+from ..protocol import Refusal
 from .deal import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS
 from .deck import DEFAULT, Deck
 from .deck_file import DeckRefusal, deck_from_record, deck_to_csv, read_deck_csv

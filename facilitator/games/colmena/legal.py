@@ -24,14 +24,8 @@ def _cells(cells) -> list[list[int]]:
 
 def playable(state: State, deck: Deck, seat: int) -> dict[str, list[list[int]]]:
     """The cards ``seat`` may play now, each with its legal cells (C-T3): hand cards while
-    managing resources, the forced card while it awaits its cell, tasks for the first one."""
-    if state.over:
-        return {}
-    if state.step == FIRST_TASK:
-        if state.starter not in (None, seat):
-            return {}
-        return {card: [[0, 0]] for card in state.hand(seat) if deck.card(card).is_task}
-    if seat != state.seat:
+    managing resources, the forced card while it awaits its cell."""
+    if state.over or seat != state.seat:
         return {}
     if state.step in (ACTION, MANAGE):
         found = {card: _cells(legal_cells(deck, state.board, card)) for card in state.hand(seat)}

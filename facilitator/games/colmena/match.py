@@ -144,7 +144,8 @@ class ColmenaMatch:
     def record(self) -> dict:
         """The table's record (C-R1): ``replay`` of it gives the identical table."""
         return {"format": FORMAT, "settings": {"players": list(self.players)},
-                "deck": self.deck.to_record(), "seed": self.seed, "actions": copy.deepcopy(self.log)}
+                "deck": self.deck.to_record(), "seed": self.seed,
+                "actions": copy.deepcopy(self.log)}
 
     def summary(self) -> dict:
         """What ``facilitator replay`` prints: the breakdown (C-X1..C-X3), the total, the

@@ -8,8 +8,8 @@ the two drawn while choosing, and every card that player may play now with
 its legal cells, so a phone lights them with no rule of its own (C-V1).
 ``gm_view`` adds everything: every hand, the deck in order, each event in
 full (C-V3); the others have the events of this turn and the one before, a
-card going into a hand counted, not named. The forced card is drawn to be played at once, in front of
-everyone: every view shows it.
+card going into a hand counted, not named. The forced card is drawn to be
+played at once, in front of everyone: every view shows it.
 
 Every view names the step awaited in words-neutral keys (``"awaiting":
 {"step": "keep", "seat": 2, "do": ["keep"]}``) and carries each card's data
@@ -122,11 +122,9 @@ def recent(state: State) -> list[dict]:
     return [event.public() for event in state.history]
 
 
-def public_view(state: State, deck: Deck, *, seq: int, entries: list[Legal],
-                ranked: dict | None = None) -> dict:
-    """What every screen may see (C-V2). ``entries``: the table's legal list (the GM's);
-    ``ranked``: ``score(state, deck)`` if already computed."""
-    scored = score(state, deck) if ranked is None else ranked
+def public_view(state: State, deck: Deck, *, seq: int, entries: list[Legal]) -> dict:
+    """What every screen may see (C-V2). ``entries``: the table's legal list (the GM's)."""
+    scored = score(state, deck)
     question = None
     if state.question is not None:
         question = {**state.question, "text": _ask_text(deck, state.question["ask"])}
