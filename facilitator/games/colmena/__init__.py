@@ -1,0 +1,68 @@
+"""La colmena (The HIVE), the cooperative card game of the GEDIS print & play manual.
+
+The rule book is docs/colmena.md; every refusal names one of its rule ids.
+``KIND`` is the game as the facilitator's registry knows it
+(``facilitator.games.kind("colmena")``):
+
+>>> from facilitator.games.protocol import Role
+>>> match = KIND.new({"players": ["Ana", "Bea", "Carla"]}, seed=48151)
+>>> match.view(Role.table())["awaiting"]["step"]
+'first_task'
+>>> KIND.replay(match.record()).state.to_dict() == match.state.to_dict()
+True
+"""
+from __future__ import annotations
+
+import secrets
+
+from ..protocol import Refusal
+from .deal import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS
+from .deck import DEFAULT, Deck
+from .deck_file import DeckRefusal, deck_from_record, deck_to_csv, read_deck_csv
+from .match import FORMAT, ColmenaMatch
+from .record import MAX_NAME, parse_players, replay
+
+__all__ = ["KIND", "ColmenaKind", "ColmenaMatch", "DEFAULT", "Deck", "DeckRefusal", "FORMAT",
+           "deck_to_csv", "read_deck_csv", "replay"]
+
+
+class ColmenaKind:
+    """La colmena for the registry: its settings, a new table, a replayed one."""
+
+    name = "colmena"
+    record_format = FORMAT
+
+    def settings_bounds(self) -> dict:
+        """Every setting with its default and bounds, for set-up forms."""
+        return {
+            "players": {"default": ["Jugadora 1", "Jugadora 2"], "min": MIN_PLAYERS,
+                        "max": MAX_PLAYERS, "name_max": MAX_NAME,
+                        "hand_sizes": {str(n): size for n, size in HAND_SIZES.items()}},
+            "deck": {"default": "default",
+                     "file": "UTF-8 CSV with the header id,kind,name,icons,count "
+                             "(optional name_es)"},
+            "seed": {"default": None, "note": "a whole number; chosen at random if not given"},
+        }
+
+    def new(self, settings: dict, *, deck=None, seed: int | None = None) -> ColmenaMatch:
+        """A new table: ``settings`` holds ``"players"`` (1 to 4 names, by seat); ``deck``
+        is ``"default"`` (or None), a Deck, a record's card list or a deck file's text."""
+        players = parse_players(settings)
+        if deck is None or deck == "default":
+            deck = DEFAULT
+        elif isinstance(deck, str):
+            deck = read_deck_csv(deck)
+        elif not isinstance(deck, Deck):
+            deck = deck_from_record(deck)
+        if seed is None:
+            seed = secrets.randbelow(2 ** 31)
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise Refusal("format", "the seed must be a whole number")
+        return ColmenaMatch(players, deck, seed)
+
+    def replay(self, record: dict) -> ColmenaMatch:
+        """Rebuild a table from its record; a refused action raises Refusal with its index."""
+        return replay(record)
+
+
+KIND = ColmenaKind()
