@@ -240,7 +240,7 @@ def action_stream(record: dict, count: int) -> list[dict]:
     adjust and undo alternate forever.
     """
     sys.path.insert(0, str(ROOT))
-    from facilitator.engine import Game, Question, parse_settings
+    from facilitator.games.partida import Game, Question, parse_settings
     questions = [Question(q["id"], q["author"], q["type"], q["text"], q["answer"],
                           q.get("notes", "")) for q in record["questions"]]
     game = Game(parse_settings(record["settings"]), questions)

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from facilitator.engine import new_game, replay, write_record  # noqa: E402
+from facilitator.games.partida import new_game, replay, write_record  # noqa: E402
 from tests.engine_play import play_full_default_game  # noqa: E402
 
 TARGET_REPLAY_MS = 20.0

@@ -19,7 +19,7 @@ import json  # noqa: E402
 
 import click  # noqa: E402
 
-from .engine import Refusal, load_record, replay  # noqa: E402
+from .games.partida import Refusal, load_record, replay  # noqa: E402
 
 
 @click.group()
@@ -135,7 +135,7 @@ def password_command(password: str) -> None:
 def export_command(game_or_record: str, fmt: str, table: str, output: str) -> None:
     """Export a stored game (its id) or a partida/1 record file: CSV, JSON or the record."""
     from .results import standings_csv, summary_json, turns_csv
-    from .engine import write_record
+    from .games.partida import write_record
     name = None
     if game_or_record.isdigit():
         from . import create_app

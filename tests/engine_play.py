@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Callable, Iterable
 
-from facilitator.engine import (QUESTION_TYPES, Game, LegalAction, Question, Refusal,
+from facilitator.games.partida import (QUESTION_TYPES, Game, LegalAction, Question, Refusal,
                                 parse_settings)
 
 DEFAULT_AUTHORS: tuple[str, ...] = ("Kant", "Marx", "Arendt", "Hume")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from facilitator.engine import Game, Question, Refusal, parse_settings
+from facilitator.games.partida import Game, Question, Refusal, parse_settings
 
 AUTHORS = ("Kant", "Marx", "Arendt")
 TYPES = ("vf", "quien", "abierta")

@@ -452,7 +452,7 @@ def test_every_string_of_the_bank_pages_is_in_both_catalogs():
     import json
     from pathlib import Path
 
-    from facilitator.engine import QUESTION_TYPES
+    from facilitator.games.partida import QUESTION_TYPES
     from facilitator.store.banks import QUESTION_FIELDS
 
     root = Path(__file__).resolve().parents[1]

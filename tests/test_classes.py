@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from facilitator import create_app
-from facilitator.engine import Question
+from facilitator.games.partida import Question
 from facilitator.extensions import database, store
 from facilitator.live.audience import GM, Audience
 from facilitator.store.banks import save_bank
@@ -230,7 +230,7 @@ def store_settings(app, game_id):
 
 
 def final_ranks(app, record) -> dict[int, int]:
-    from facilitator.engine import replay
+    from facilitator.games.partida import replay
     return {r["team"]: r["rank"] for r in replay(record).standings()}
 
 

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from facilitator.engine import Game, Question, parse_settings
+from facilitator.games.partida import Game, Question, parse_settings
 from facilitator.questions import load_bank, read_csv, write_csv
 from facilitator.questions.csv_bank import neutralise, unneutralise
 from facilitator.results import standings_csv, turns_csv

@@ -5,8 +5,8 @@ import ast
 import pathlib
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "facilitator"
-ENGINE = PACKAGE / "engine"
 GAMES = PACKAGE / "games"
+ENGINE = GAMES / "partida"
 QUESTIONS = PACKAGE / "questions"
 FORBIDDEN = {"flask", "flask_socketio", "socketio", "engineio", "sqlalchemy", "gevent",
              "eventlet", "redis", "psycopg", "psycopg2", "alembic"}

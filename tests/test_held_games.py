@@ -13,7 +13,7 @@ from rulebook import bank
 from services import fresh_postgres_database
 
 from facilitator import create_app
-from facilitator.engine import Refusal
+from facilitator.games.partida import Refusal
 from facilitator.extensions import database, socketio, store
 from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
 

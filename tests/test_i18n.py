@@ -258,7 +258,7 @@ def test_without_a_language_a_game_speaks_neutral_spanish(app):
 
 @pytest.mark.parametrize("language", ["es-AR", "", 3, None])
 def test_a_game_language_must_be_one_of_the_three(app, language):
-    from facilitator.engine import Refusal
+    from facilitator.games.partida import Refusal
     with pytest.raises(Refusal) as refusal:
         _game_with(app, {**SETTINGS, "language": language})
     assert refusal.value.rule == "format"

@@ -21,7 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, text
 
-from facilitator.engine import replay
+from facilitator.games.partida import replay
 from facilitator.store import schema
 from facilitator.store.banks import export_bank
 from facilitator.store.database import Database

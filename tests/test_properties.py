@@ -25,10 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from facilitator.engine import MODES, SPECIAL_CARDS, Game, Refusal, parse_action, replay, \
+from facilitator.games.partida import MODES, SPECIAL_CARDS, Game, Refusal, parse_action, replay, \
     write_record
-from facilitator.engine import new_game as game_from_record
-from facilitator.engine import resolution
+from facilitator.games.partida import new_game as game_from_record
+from facilitator.games.partida import resolution
 
 
 try:  # the helpers live beside this file; importable as a package or from tests/
@@ -667,8 +667,8 @@ def test_choice_listed_for_an_author_with_spaces_is_accepted_R_Q2():
 def test_exchange_cost_is_bounded_and_an_exchange_at_the_bound_is_accepted_R_K6():
     """An exchange lists at most MAX_EXCHANGE_COST cards: a larger ``exchange_cost`` is
     refused when the game is set up, and an exchange at the bound is listed and accepted."""
-    from facilitator.engine import Refusal, parse_settings
-    from facilitator.engine.settings import MAX_EXCHANGE_COST
+    from facilitator.games.partida import Refusal, parse_settings
+    from facilitator.games.partida.settings import MAX_EXCHANGE_COST
     with pytest.raises(Refusal) as caught:
         parse_settings({"teams": team_settings([3, 3, 3, 3]),
                         "exchange_cost": MAX_EXCHANGE_COST + 1})

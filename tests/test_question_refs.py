@@ -3,7 +3,7 @@ slugged from a Moodle name can spell the answer); the GM keeps the id (issue 12,
 import json
 from types import SimpleNamespace
 
-from facilitator.engine import Game, Question, parse_settings
+from facilitator.games.partida import Game, Question, parse_settings
 from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
 from facilitator.live.snapshots import snapshot, snapshots
 

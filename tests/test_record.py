@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from facilitator.engine import Refusal, replay, write_record
+from facilitator.games.partida import Refusal, replay, write_record
 
 from rulebook import act, bank, new_game, play
 

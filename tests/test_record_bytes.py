@@ -51,8 +51,8 @@ def test_counting_an_action_leaves_no_cycle_for_the_collector():
 def test_a_game_s_record_is_counted_as_the_file_the_gm_downloads():
     from rulebook import bank
 
-    from facilitator.engine import Game, parse_settings
-    from facilitator.engine.record import FORMAT
+    from facilitator.games.partida import Game, parse_settings
+    from facilitator.games.partida.record import FORMAT
     from facilitator.store.games import record_bytes
     settings = parse_settings({"teams": [{"name": f"Equipo {n}", "members": 4}
                                          for n in range(1, 5)]})

@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from facilitator.engine import (Refusal, deal_students, parse_settings, propose_team_sizes)
-from facilitator.engine.settings import default_round_modes
+from facilitator.games.partida import (Refusal, deal_students, parse_settings, propose_team_sizes)
+from facilitator.games.partida.settings import default_round_modes
 
 
 def teams(*members):

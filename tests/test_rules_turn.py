@@ -1,5 +1,5 @@
 """A turn step by step (R-U), the order of rounds (R-O2, R-O3, R-O5) and questions (R-Q)."""
-from facilitator.engine.order import hosts_of_round
+from facilitator.games.partida.order import hosts_of_round
 
 from rulebook import act, new_game, normal_turn, play, refused, to_deliberation
 

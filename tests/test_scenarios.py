@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from facilitator.engine import Refusal, load_record, propose_team_sizes, replay
-from facilitator.engine.views import gm_view, public_view, team_view
+from facilitator.games.partida import Refusal, load_record, propose_team_sizes, replay
+from facilitator.games.partida.views import gm_view, public_view, team_view
 
 HERE = pathlib.Path(__file__).resolve().parent
 OWN = HERE / "scenarios"

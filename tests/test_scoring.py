@@ -5,10 +5,10 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from facilitator.engine.numbers import exact
-from facilitator.engine.scoring import adjustments, score
-from facilitator.engine.settings import Points
-from facilitator.engine.state import TeamState
+from facilitator.games.partida.numbers import exact
+from facilitator.games.partida.scoring import adjustments, score
+from facilitator.games.partida.settings import Points
+from facilitator.games.partida.state import TeamState
 
 #: R-P1: each value from -100 to 100 in steps of 0.01.
 POINT_VALUES = st.integers(-10_000, 10_000).map(lambda hundredths: Fraction(hundredths, 100))
@@ -54,9 +54,9 @@ def _reference_standings(teams, points):
                                 st.integers(0, 2), st.lists(ADJUSTMENTS, max_size=3)),
                       min_size=4, max_size=6))
 def test_the_standings_rank_exact_scores_R_P4(card, consolation, pifie, bonus, teams):
-    from facilitator.engine import parse_settings
-    from facilitator.engine.scoring import standings
-    from facilitator.engine.state import initial_state
+    from facilitator.games.partida import parse_settings
+    from facilitator.games.partida.scoring import standings
+    from facilitator.games.partida.state import initial_state
     settings = parse_settings({
         "teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, len(teams) + 1)],
         "points": {"card": float(card), "consolation": float(consolation),

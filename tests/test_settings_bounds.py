@@ -5,8 +5,8 @@ import time
 import pytest
 
 from facilitator import create_app
-from facilitator.engine import Refusal, parse_settings
-from facilitator.engine.settings import (MAX_BANK_SPECIAL_CARDS, MAX_EXTRA_DEPTH,
+from facilitator.games.partida import Refusal, parse_settings
+from facilitator.games.partida.settings import (MAX_BANK_SPECIAL_CARDS, MAX_EXTRA_DEPTH,
                                          MAX_MAX_MEMBERS, MAX_POINTS, MAX_ROUNDS,
                                          MAX_SECONDS, MAX_SPECIAL_CARDS, MAX_TEAM_NAME,
                                          MIN_SECONDS)

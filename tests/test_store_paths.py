@@ -12,7 +12,7 @@ from sqlalchemy import select
 from rulebook import bank
 from services import fresh_postgres_database
 
-from facilitator.engine import Refusal
+from facilitator.games.partida import Refusal
 from facilitator.store.database import Database
 from facilitator.store.games import GameStore
 from facilitator.store.models import LIVE_COLUMNS, ActionRow, GameRow

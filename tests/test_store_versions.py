@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from rulebook import bank
 from services import fresh_postgres_database
 
-from facilitator.engine import Refusal, replay
+from facilitator.games.partida import Refusal, replay
 from facilitator.store.database import Database
 from facilitator.store.games import GameStore
 from facilitator.store.models import ActionRow, GameRow

@@ -1,7 +1,7 @@
 """Who sees what (R-V1..R-V4, R-U6): the per-audience views of the engine."""
 import json
 
-from facilitator.engine.views import gm_view, public_view, team_view
+from facilitator.games.partida.views import gm_view, public_view, team_view
 
 from rulebook import act, new_game, play, to_deliberation
 

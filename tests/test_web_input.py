@@ -2,7 +2,7 @@
 import pytest
 
 from facilitator import create_app
-from facilitator.engine import Refusal, parse_action, parse_settings
+from facilitator.games.partida import Refusal, parse_action, parse_settings
 
 TEAMS = [{"name": f"E{n}", "members": 4} for n in range(1, 5)]
 

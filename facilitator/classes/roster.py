@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import Refusal, deal_students, propose_team_sizes
-from ..engine.numbers import is_unicode
-from ..engine.settings import MAX_TEAM_NAME
+from ..games.partida import Refusal, deal_students, propose_team_sizes
+from ..games.partida.numbers import is_unicode
+from ..games.partida.settings import MAX_TEAM_NAME
 
 #: Students a class may list (a large lecture, with room for those who left).
 MAX_STUDENTS = 400

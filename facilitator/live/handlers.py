@@ -14,7 +14,7 @@ import orjson
 from flask import current_app, request, session
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
-from ..engine import Refusal
+from ..games.partida import Refusal
 from . import rooms
 from .audience import GM, PROJECTOR, TEAM, Audience, decode_device_token, device_admitted
 from .flood import FloodGuard, gate_events, gate_messages, guard_scale, pace_websocket_reads

@@ -13,8 +13,8 @@ import time
 from socketio.pubsub_manager import PubSubManager
 from sqlalchemy import update
 
-from ..engine import ACTION_TYPES, Refusal
-from ..engine.actions import Exchange, parse_action
+from ..games.partida import ACTION_TYPES, Refusal
+from ..games.partida.actions import Exchange, parse_action
 from ..store.games import Change, GameStore
 from ..store.models import ClassGameRow, GameRow
 from . import rooms, timers

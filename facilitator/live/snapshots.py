@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import time
 
-from ..engine import Game
-from ..engine.resolution import QUESTION, next_step
-from ..engine.scoring import standings
-from ..engine.views import gm_view, public_view, team_view
+from ..games.partida import Game
+from ..games.partida.resolution import QUESTION, next_step
+from ..games.partida.scoring import standings
+from ..games.partida.views import gm_view, public_view, team_view
 from ..results import cards_by_author_and_type, timeline
 from . import timers
 from .audience import GM, TEAM, Audience

@@ -9,8 +9,8 @@ new dict.
 """
 from __future__ import annotations
 
-from ..engine import Game
-from ..engine.resolution import DELIBERATE, next_step
+from ..games.partida import Game
+from ..games.partida.resolution import DELIBERATE, next_step
 
 IDLE, RUNNING, PAUSED, EXPIRED = "idle", "running", "paused", "expired"
 OPS = ("start", "pause", "resume", "extend", "restart")

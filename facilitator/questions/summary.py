@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from facilitator.engine.questions import QUESTION_TYPES, Question
+from facilitator.games.partida.questions import QUESTION_TYPES, Question
 
 from .messages import DEFAULT_LANGUAGE, message
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from ..engine import Game
-from ..engine.actions import EndTurn
-from ..engine.numbers import plain
-from ..engine.scoring import score
+from ..games.partida import Game
+from ..games.partida.actions import EndTurn
+from ..games.partida.numbers import plain
+from ..games.partida.scoring import score
 
 
 def timeline(game: Game) -> dict:

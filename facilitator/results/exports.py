@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..engine import Game
+from ..games.partida import Game
 from ..questions.csv_bank import neutralise
 from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
 

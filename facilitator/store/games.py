@@ -25,9 +25,9 @@ from typing import Callable
 
 from sqlalchemy import delete, select
 
-from ..engine import Game, Question, Refusal, parse_action, parse_settings
-from ..engine.actions import Representative, Spokesperson
-from ..engine.record import FORMAT
+from ..games.partida import Game, Question, Refusal, parse_action, parse_settings
+from ..games.partida.actions import Representative, Spokesperson
+from ..games.partida.record import FORMAT
 from .database import INTEGRITY_ERRORS, Database
 from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
                      utcnow)
@@ -321,7 +321,7 @@ class GameStore:
 
     def import_record(self, record: dict, name: str) -> int:
         """Store a replayable ``partida/1`` record as a game, every action included."""
-        from ..engine import replay
+        from ..games.partida import replay
         game = replay(record)
         game_id = self.create_game(name, record["settings"],
                                    [_sanitised(q) for q in game.questions.values()])

@@ -33,10 +33,10 @@ from flask import (Blueprint, Response, current_app, g, jsonify, redirect, rende
                    request, url_for)
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..engine import (Question, Refusal, deal_students, parse_settings,
+from ..games.partida import (Question, Refusal, deal_students, parse_settings,
                       propose_team_sizes, replay)
-from ..engine.numbers import is_unicode
-from ..engine.settings import DEFAULT_MAX_MEMBERS
+from ..games.partida.numbers import is_unicode
+from ..games.partida.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
 from ..i18n import translate
 from ..questions import SHORT_ANSWER_MODES, BankReport, ImportIssue, parse_bank

@@ -35,7 +35,7 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..engine import QUESTION_TYPES, Question
+from ..games.partida import QUESTION_TYPES, Question
 from ..extensions import database, store
 from ..i18n import translate
 from ..questions import SHORT_ANSWER_MODES, BankReport, mark_no_answer, message, parse_bank

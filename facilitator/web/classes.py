@@ -14,8 +14,8 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 
 from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
 from ..classes.roster import check_student
-from ..engine import Refusal, parse_settings
-from ..engine.settings import DEFAULT_MAX_MEMBERS
+from ..games.partida import Refusal, parse_settings
+from ..games.partida.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks

@@ -6,15 +6,15 @@ import json
 from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect,
                    render_template, request, session, url_for)
 
-from ..engine import Refusal
-from ..engine.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_SECONDS,
+from ..games.partida import Refusal
+from ..games.partida.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_SECONDS,
                                DEFAULT_EXCHANGE_COST, DEFAULT_MAX_MEMBERS, DEFAULT_POINTS,
                                DEFAULT_ROUNDS, DEFAULT_SPECIAL_CARDS)
 from ..extensions import database, store
 from ..store.banks import bank_questions, list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
-from ..engine.numbers import is_unicode
+from ..games.partida.numbers import is_unicode
 from .auth import gm_required, read_json
 from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts

@@ -23,7 +23,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify
 from sqlalchemy import select
 
-from ..engine.views import question_ref
+from ..games.partida.views import question_ref
 from ..extensions import database, store
 from ..store.banks import bank_image
 from ..store.models import GameRow

@@ -5,8 +5,8 @@ import json
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from ..engine import Refusal, load_record, replay
-from ..engine.numbers import is_unicode
+from ..games.partida import Refusal, load_record, replay
+from ..games.partida.numbers import is_unicode
 from ..extensions import store
 from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required

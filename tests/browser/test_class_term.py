@@ -13,7 +13,7 @@ in the same turn, typed in other case and spacing, taken from the console's sugg
 and one representative (round 1 of 1 is individual by default).
 
 From each game's record (GET /console/<id>/record.json with the GM's session): the
-standings by replaying it (facilitator.engine.replay), the members by its
+standings by replaying it (facilitator.games.partida.replay), the members by its
 settings.roster, the spokespersons, representatives and questions by its actions. Then:
 no question read twice across the term (and no game was offered one read before); the
 league table (rank_points: N − rank + 1 per game) shows every student's points and
@@ -36,7 +36,7 @@ except ImportError:         # the browser fixture skips, or fails under CI, and 
     expect = None
 
 from facilitator.classes.exports import MEASURES, WORDS
-from facilitator.engine import replay
+from facilitator.games.partida import replay
 
 LAPTOP = {"width": 1366, "height": 768}
 NAMES = ["Ana García", "Bruno Díaz", "Carla Núñez", "Diego Fernández", "Elena Sosa", "Facundo Ruiz",

@@ -23,7 +23,7 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from facilitator.engine import replay
+from facilitator.games.partida import replay
 
 
 def es_num(x: float) -> str:

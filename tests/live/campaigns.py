@@ -30,8 +30,8 @@ import requests
 import socketio
 import websocket
 
-from facilitator.engine import ACTION_TYPES, Refusal, new_game, parse_action, replay
-from facilitator.engine.views import gm_view
+from facilitator.games.partida import ACTION_TYPES, Refusal, new_game, parse_action, replay
+from facilitator.games.partida.views import gm_view
 from server import ROOT, Client, Server, stop_client
 
 #: The settings of the scripted game: a normal round, then a round of challenges.

@@ -16,7 +16,7 @@ from flask import Flask
 
 from campaigns import (WEBSOCKET_OPTIONS, LiveClient, as_json, cookie_header, fetch_record,
                        join_token, quick_close, start_server)
-from facilitator.engine import ACTION_TYPES, Refusal, replay
+from facilitator.games.partida import ACTION_TYPES, Refusal, replay
 from facilitator.live.audience import issue_device_token
 from facilitator.store.games import CODE_ALPHABET, JOIN_CODE_LENGTH
 from server import GM_PASSWORD, Server, socketio_client
@@ -120,7 +120,7 @@ class Matrix:
 
     def walk(self, label: str) -> None:
         """Every action, by every role, for every team number, here; then check nothing moved."""
-        from facilitator.engine.views import gm_view
+        from facilitator.games.partida.views import gm_view
         before = self.gm_state()
         assert as_json(before["view"]) == as_json(gm_view(self.game.state)), "local copy"
         seq, view = before["seq"], as_json(before["view"])

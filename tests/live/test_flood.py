@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from facilitator.engine import Game, parse_settings
-from facilitator.engine.errors import Refusal
+from facilitator.games.partida import Game, parse_settings
+from facilitator.games.partida.errors import Refusal
 from facilitator.live.flood import LIMITS
 from facilitator.store import games as store_games
 from table import Table

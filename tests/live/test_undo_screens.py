@@ -13,8 +13,8 @@ import time
 
 from campaigns import KILL_SETTINGS, as_json, build_script, fetch_record
 from engine_play import concrete_actions, random_action
-from facilitator.engine import replay
-from facilitator.engine.views import gm_view, public_view, team_view
+from facilitator.games.partida import replay
+from facilitator.games.partida.views import gm_view, public_view, team_view
 from table import Table
 
 CHALLENGE = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],

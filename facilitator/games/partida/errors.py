@@ -5,7 +5,7 @@ The partida's refusal is the one every game of the facilitator raises
 """
 from __future__ import annotations
 
-from ..games.protocol import Refusal
+from ..protocol import Refusal
 
 __all__ = ["Refusal", "refuse"]
 
