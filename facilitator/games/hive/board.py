@@ -269,6 +269,10 @@ class Board:
         cells = self._placement_cells(colour)
         return [(p, cells) for p in pieces] if cells else []
 
+    def placement_cells(self, colour: int) -> list[int]:
+        """The empty cells where ``colour`` could place a piece (after the first two turns)."""
+        return self._placement_cells(colour)
+
     def _placement_cells(self, colour: int) -> list[int]:
         # H-P1.3: an empty cell touching a stack topped by the mover's colour and
         # none topped by the other colour.
@@ -293,7 +297,11 @@ class Board:
         return out
 
     def _movements(self) -> list[tuple[int, list[int]]]:
-        colour = self.ply & 1
+        return self.movements_of(self.ply & 1)
+
+    def movements_of(self, colour: int) -> list[tuple[int, list[int]]]:
+        """Each piece of ``colour`` that could move now, with its destinations (whoever
+        is to move: the bot asks what the side not to move threatens)."""
         pos = self.pos
         if pos[QUEEN[colour]] is None:
             return []   # H-P1.7
