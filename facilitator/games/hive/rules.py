@@ -111,6 +111,8 @@ def _reason(board: Board, piece: int, dest: int | None, height: int) -> tuple[st
         if not board.can_lift(piece):
             return "H-O1.2", BREAKS_HIVE
         return KIND_RULE[kind], CANNOT_GO
+    if height > 0:
+        return "H-P1.4", CANNOT_GO   # a placement on top of a stack
     return ("H-P1.2" if board.ply < 2 else "H-P1.3"), CANNOT_GO
 
 
