@@ -223,3 +223,39 @@ def best_move(board_or_match, depth: int | None = None, time_limit: float | None
         depth = getattr(board_or_match, "settings", {}).get("bot_depth") if board is not board_or_match else None
     move, _value, _depth = search(board, depth, time_limit)
     return canonical(board, move)
+
+
+def against_random(games: int = 100, depth: int = 1, seed: int = 0,
+                   max_plies: int = 300) -> dict:
+    """The bot against a player choosing uniformly among the valid moves (seeded).
+
+    Colours alternate (the bot is White in even games). A game not won within
+    ``max_plies`` plies counts as not won. Returns wins, draws (both queens, or
+    the ply cap), losses, and the bot's average seconds per move.
+    """
+    import random
+
+    rng = random.Random(seed)
+    wins = draws = losses = 0
+    thinking, bot_moves = 0.0, 0
+    for game in range(games):
+        board = Board()
+        mine = game % 2
+        while not board.over and board.ply < max_plies:
+            if board.colour == mine:
+                start = time.perf_counter()
+                move, _value, _reached = search(board, depth)
+                thinking += time.perf_counter() - start
+                bot_moves += 1
+            else:
+                move = rng.choice(board.valid_moves())
+            board.push(move)
+        winner = {WHITE_WINS: 0, BLACK_WINS: 1}.get(board.state)
+        if winner is None:
+            draws += 1
+        elif winner == mine:
+            wins += 1
+        else:
+            losses += 1
+    return {"games": games, "depth": depth, "wins": wins, "draws": draws, "losses": losses,
+            "seconds_per_move": thinking / max(1, bot_moves)}
