@@ -132,6 +132,10 @@ class Board:
         stacks = self.stacks
         return cell is not None and all(cell + s in stacks for s in RING_STEPS)
 
+    def pinned(self) -> set[int]:
+        """The cells whose single piece may not lift without splitting the hive (H-O1.2)."""
+        return self._articulations()
+
     def can_lift(self, piece: int) -> bool:
         """Whether taking a piece in play off the board keeps the hive in one piece (H-O1.2)."""
         cell = self.pos[piece]

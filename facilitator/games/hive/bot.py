@@ -57,7 +57,7 @@ def evaluate(board: Board) -> int:
             score += sign * RING_PRESSURE[sum(1 for s in RING_STEPS if queen + s in stacks)]
     for colour, sign in ((1 - me, 1), (me, -1)):
         score += sign * _threats(board, colour)
-    pinned = board._articulations()
+    pinned = board.pinned()
     for colour, sign in ((me, 1), (1 - me, -1)):
         if pos[QUEEN[colour]] is None:
             continue    # nothing moves before its queen (H-P1.7)
@@ -218,9 +218,12 @@ def search(board: Board, depth: int | None = None,
 def best_move(board_or_match, depth: int | None = None, time_limit: float | None = None) -> str:
     """The bot's move, canonically spelled, for a Board or a hive Match (its setting
     ``bot_depth`` is the default depth of a match)."""
-    board = getattr(board_or_match, "board", board_or_match)
-    if depth is None and time_limit is None:
-        depth = getattr(board_or_match, "settings", {}).get("bot_depth") if board is not board_or_match else None
+    if isinstance(board_or_match, Board):
+        board = board_or_match
+    else:
+        board = board_or_match.board
+        if depth is None and time_limit is None:
+            depth = board_or_match.settings.get("bot_depth")
     move, _value, _depth = search(board, depth, time_limit)
     return canonical(board, move)
 

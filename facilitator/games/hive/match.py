@@ -226,6 +226,15 @@ class HiveMatch:
         self._undone.clear()
         return events
 
+    def _restore_result(self, result: dict) -> None:
+        # A record's result that no move caused (agreement, the teacher's end) comes
+        # back as an action of its own, so the teacher can still undo it.
+        event = _ended(result["result"], result["reason"], str(result.get("rule") or "H-G6"))
+        action = {"do": "end", "result": result["result"], "reason": result["reason"]}
+        self.state.apply(event)
+        self.log.append(action)
+        self._done.append((action, [event], self.seq))
+
     def _teacher_undo(self, action: dict, by: Role) -> list[dict]:
         _only_teacher(by, "undo")
         if not self._done:
@@ -572,12 +581,7 @@ class HiveKind:
                 if match.result["result"] != result["result"]:
                     raise Refusal("format", "the recorded result differs from the game's")
             else:
-                event = _ended(result["result"], result["reason"],
-                               str(result.get("rule") or "H-G6"))
-                match.state.apply(event)
-                entry = {"do": "end", "result": result["result"], "reason": result["reason"]}
-                match.log.append(entry)
-                match._done.append((entry, [event], match.seq))
+                match._restore_result(result)
         return match
 
 
