@@ -209,8 +209,8 @@ def search(board: Board, depth: int | None = None,
             move, value = Search(work, deadline).root(d, first=move)
             reached = d
         except _OutOfTime:
-            # The interrupted search left pushed moves behind: start again from a copy.
-            work = board.copy()
+            # The interrupted search leaves moves pushed on ``work``, a scratch copy:
+            # the answer is the last depth that finished.
             break
     return move, value, reached
 

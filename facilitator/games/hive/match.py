@@ -144,6 +144,7 @@ class _State:
 
     @property
     def over(self) -> bool:
+        """Whether the game has a result."""
         return self.result is not None
 
 
