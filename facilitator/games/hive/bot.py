@@ -1,0 +1,264 @@
+"""A computer player: alpha-beta search (negamax) over a small evaluation.
+
+The evaluation, from the side to move's point of view, weighs what decides
+a game of Hive: how closely each Queen Bee is surrounded (occupied cells
+around it, counted more steeply as the ring closes) and how many pieces each
+side can still move (a piece pinned by the one-hive rule or covered by a
+beetle is worth less). Moves are searched best-guess first: moves onto the
+opponent's queen ring, then moves off one's own, then the rest.
+
+``best_move(board_or_match, depth=None, time_limit=None)`` is what the UHP
+engine and the live layer call; with a time limit the search deepens one ply
+at a time and answers with the deepest search that finished.
+
+>>> from .rules import load
+>>> best_move(load("Base;InProgress;White[2];wS1;bS1 wS1-"), depth=1) != ""
+True
+"""
+from __future__ import annotations
+
+import time
+
+from .board import BLACK_WINS, DRAW, PASS, WHITE_WINS, Board
+from .hexes import RING_STEPS, coords
+from .notation import canonical
+from .pieces import KIND, PER_COLOUR, QUEEN
+
+#: The depth ``best_move`` searches when given neither a depth nor a time.
+DEFAULT_DEPTH = 2
+MIN_DEPTH, MAX_DEPTH = 1, 6
+WIN = 1_000_000
+# Occupied cells around a queen -> pressure on it; steeper near six.
+RING_PRESSURE = (0, 10, 25, 45, 75, 130, 0)
+# What a piece that can move is worth, by kind (ants and beetles matter most).
+MOBILE = {"Q": 6, "A": 9, "B": 7, "G": 5, "S": 4}
+# A cell of the opponent's queen ring one's pieces could fill next: the last one, one of two.
+THREAT_LAST, THREAT = 60, 20
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def evaluate(board: Board) -> int:
+    """The position's worth for the side to move (higher is better; wins are ±WIN)."""
+    me = board.colour
+    state = board.state
+    if state == DRAW:
+        return 0
+    if state in (WHITE_WINS, BLACK_WINS):
+        return WIN if (state == WHITE_WINS) == (me == 0) else -WIN
+    stacks = board.stacks
+    pos = board.pos
+    score = 0
+    for colour, sign in ((1 - me, 1), (me, -1)):
+        queen = pos[QUEEN[colour]]
+        if queen is not None:
+            score += sign * RING_PRESSURE[sum(1 for s in RING_STEPS if queen + s in stacks)]
+    for colour, sign in ((1 - me, 1), (me, -1)):
+        score += sign * _threats(board, colour)
+    pinned = board.pinned()
+    for colour, sign in ((me, 1), (1 - me, -1)):
+        if pos[QUEEN[colour]] is None:
+            continue    # nothing moves before its queen (H-P1.7)
+        target = pos[QUEEN[1 - colour]]
+        tq, tr = coords(target) if target is not None else (0, 0)
+        for piece in range(colour * PER_COLOUR, (colour + 1) * PER_COLOUR):
+            cell = pos[piece]
+            if cell is None:
+                continue
+            stack = stacks[cell]
+            if stack[-1] != piece or (len(stack) == 1 and cell in pinned):
+                continue
+            score += sign * MOBILE.get(KIND[piece], 4)
+            if target is not None:
+                # A free piece near the opponent's queen can join the ring soon.
+                q, r = coords(cell)
+                dq, dr = q - tq, r - tr
+                distance = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if distance > 1:
+                    score += sign * max(0, 8 - distance)
+    return score
+
+
+def _threats(board: Board, target: int) -> int:
+    # When a queen's ring is nearly closed, whether its opponent could close it
+    # next time (a cell the opponent's pieces reach, or could be placed on).
+    # Only computed then, as it costs a full move generation.
+    queen = board.pos[QUEEN[target]]
+    if queen is None:
+        return 0
+    stacks = board.stacks
+    empty = {queen + s for s in RING_STEPS if queen + s not in stacks}
+    if len(empty) > 2:
+        return 0
+    attacker = 1 - target
+    reach = set()
+    for _piece, cells in board.movements_of(attacker):
+        reach.update(cells)
+    if board.hand(attacker):
+        reach.update(board.placement_cells(attacker))
+    return (THREAT_LAST if len(empty) == 1 else THREAT) * len(empty & reach)
+
+
+def _ordered(board: Board, moves: list[tuple[int, int]], first=None) -> list[tuple[int, int]]:
+    # Cheap guesses first: onto the opponent's queen ring, off one's own.
+    me = board.colour
+    pos = board.pos
+    theirs = pos[QUEEN[1 - me]]
+    ours = pos[QUEEN[me]]
+    near_theirs = {theirs + s for s in RING_STEPS} if theirs is not None else set()
+    near_ours = {ours + s for s in RING_STEPS} if ours is not None else set()
+
+    def guess(move):
+        piece, dest = move
+        if move == first:
+            return -1000
+        src = pos[piece] if piece >= 0 else None
+        g = 0
+        if dest in near_theirs:
+            g -= 20 if src not in near_theirs else 0
+        elif src in near_theirs:
+            g += 15
+        if src in near_ours and dest not in near_ours:
+            g -= 8
+        if dest in near_ours and piece != QUEEN[me]:
+            g += 8
+        if src is None:
+            g += 3
+        return g
+
+    return sorted(moves, key=guess)
+
+
+class Search:
+    """One search: counts nodes, and stops at ``deadline`` (perf_counter seconds) if given."""
+
+    def __init__(self, board: Board, deadline: float | None = None):
+        self.board = board
+        self.deadline = deadline
+        self.nodes = 0
+
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The value of the position ``depth`` plies deep, for the side to move."""
+        board = self.board
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        if board.over:
+            value = evaluate(board)
+            # A nearer win is better, a farther loss less bad.
+            return value - ply if value > 0 else value + ply if value < 0 else 0
+        if depth == 0:
+            return evaluate(board)
+        best = -WIN * 2
+        for move in _ordered(board, board.valid_moves()):
+            board.push(move)
+            value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            board.pop()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def root(self, depth: int, first=None) -> tuple[tuple[int, int], int]:
+        """The best move at ``depth`` and its value (``first`` is searched first)."""
+        board = self.board
+        moves = _ordered(board, board.valid_moves(), first)
+        best_move, best = moves[0], -WIN * 2
+        alpha, beta = -WIN * 2, WIN * 2
+        for move in moves:
+            board.push(move)
+            value = -self.negamax(depth - 1, -beta, -alpha, 1)
+            board.pop()
+            if value > best:
+                best_move, best = move, value
+                alpha = max(alpha, value)
+        return best_move, best
+
+
+def search(board: Board, depth: int | None = None,
+           time_limit: float | None = None) -> tuple[tuple[int, int], int, int]:
+    """(best move, its value, depth reached) on a copy of ``board``.
+
+    With ``time_limit`` (seconds) the search deepens from 1 up to ``depth`` (or
+    MAX_DEPTH) and keeps the deepest result finished in time; depth 1 always
+    finishes, so there is always an answer.
+    """
+    if board.over:
+        raise ValueError("The game is over.")
+    work = board.copy()
+    moves = work.valid_moves()
+    if moves == [PASS] or len(moves) == 1:
+        return moves[0], 0, 0
+    if time_limit is None:
+        depth = DEFAULT_DEPTH if depth is None else max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
+        move, value = Search(work).root(depth)
+        return move, value, depth
+    deadline = time.perf_counter() + max(0.0, float(time_limit))
+    top = MAX_DEPTH if depth is None else max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
+    move, value = Search(work).root(1)
+    reached = 1
+    for d in range(2, top + 1):
+        if abs(value) >= WIN - 100:
+            break   # a forced result is already found
+        try:
+            move, value = Search(work, deadline).root(d, first=move)
+            reached = d
+        except _OutOfTime:
+            # The interrupted search leaves moves pushed on ``work``, a scratch copy:
+            # the answer is the last depth that finished.
+            break
+    return move, value, reached
+
+
+def best_move(board_or_match, depth: int | None = None, time_limit: float | None = None) -> str:
+    """The bot's move, canonically spelled, for a Board or a hive Match (its setting
+    ``bot_depth`` is the default depth of a match)."""
+    if isinstance(board_or_match, Board):
+        board = board_or_match
+    else:
+        board = board_or_match.board
+        if depth is None and time_limit is None:
+            depth = board_or_match.settings.get("bot_depth")
+    move, _value, _depth = search(board, depth, time_limit)
+    return canonical(board, move)
+
+
+def against_random(games: int = 100, depth: int = 1, seed: int = 0,
+                   max_plies: int = 300) -> dict:
+    """The bot against a player choosing uniformly among the valid moves (seeded).
+
+    Colours alternate (the bot is White in even games). A game not won within
+    ``max_plies`` plies counts as not won. Returns wins, draws (both queens, or
+    the ply cap), losses, and the bot's average seconds per move.
+    """
+    import random
+
+    rng = random.Random(seed)
+    wins = draws = losses = 0
+    thinking, bot_moves = 0.0, 0
+    for game in range(games):
+        board = Board()
+        mine = game % 2
+        while not board.over and board.ply < max_plies:
+            if board.colour == mine:
+                start = time.perf_counter()
+                move, _value, _reached = search(board, depth)
+                thinking += time.perf_counter() - start
+                bot_moves += 1
+            else:
+                move = rng.choice(board.valid_moves())
+            board.push(move)
+        winner = {WHITE_WINS: 0, BLACK_WINS: 1}.get(board.state)
+        if winner is None:
+            draws += 1
+        elif winner == mine:
+            wins += 1
+        else:
+            losses += 1
+    return {"games": games, "depth": depth, "wins": wins, "draws": draws, "losses": losses,
+            "seconds_per_move": thinking / max(1, bot_moves)}

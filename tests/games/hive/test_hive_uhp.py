@@ -1,0 +1,190 @@
+"""The UHP engine (HIVE.md's table) in process, and as ``facilitator hive uhp`` over real pipes;
+``facilitator replay`` on a hive/1 record."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+
+from hive_cases import ROOT
+
+from facilitator.games.hive.uhp import Engine, main
+
+SUICIDE = ("Base;InProgress;White[1];wS1;bS1 \\wS1;wQ wS1\\;bQ \\bS1;wS2 -wQ;bS2 \\bQ;"
+           "wA1 wQ/;bA1 \\bS2;wA2 /wQ;bA2 \\bA1;wA3 wQ-;bA3 \\bA2;wB1 wQ\\")
+
+
+def session(*commands: str) -> list[list[str]]:
+    """Each command's answer lines (``ok`` included)."""
+    engine = Engine()
+    return [engine.answer(c) for c in commands]
+
+
+def test_info_and_newgame():
+    info, new, typed, loaded = session(
+        "info", "newgame", "newgame Base", "newgame Base;NotStarted;Black[4];wS1;bS1 wS1-")
+    assert info[0].startswith("id ") and " v" in info[0] and info[-1] == "ok"
+    assert new == ["Base;NotStarted;White[1]", "ok"] and typed == new
+    assert loaded == ["Base;InProgress;White[2];wS1;bS1 wS1-", "ok"]
+
+
+def test_newgame_refusals_are_errors():
+    bad_move, expansion, nonsense = session(
+        "newgame Base;NotStarted;White[1];wQ", "newgame Base+MLP", "newgame Chess")
+    assert bad_move[0].startswith("err Unable to play 'wQ' in GameString.") and bad_move[1] == "ok"
+    assert expansion == ["err That piece is not enabled in this game.", "ok"]
+    assert nonsense[0].startswith("err ")
+
+
+def test_play_pass_and_invalid_moves():
+    answers = session("newgame", "play ws1", "play BS1  wS1-", "play wQ", "play bS1 wS1-",
+                      "pass", "play x y z", "play")
+    assert answers[1] == ["Base;InProgress;Black[1];wS1", "ok"]
+    assert answers[2] == ["Base;InProgress;White[2];wS1;bS1 wS1-", "ok"]
+    assert answers[3] == ["invalidmove You can't move there because a piece already exists "
+                          "at that position.", "ok"]
+    assert answers[4] == ["invalidmove It's not that player's turn.", "ok"]
+    assert answers[5] == ["invalidmove You can't pass when you have valid moves.", "ok"]
+    assert answers[6] == ['invalidmove Unable to parse move "x y z".', "ok"]
+    assert answers[7][0].startswith("err Invalid command.")
+
+
+def test_validmoves_are_canonical_and_pass_when_nothing_else():
+    first, second = session("newgame", "validmoves")[1], session(
+        "newgame Base;InProgress;Black[1];wS1", "validmoves")[1]
+    assert first == ["wS1;wB1;wG1;wA1", "ok"]
+    assert len(second[0].split(";")) == 24 and "bS1 wS1-" in second[0].split(";")
+
+
+def test_a_finished_game_and_no_game_are_errors():
+    answers = session("play wS1", "validmoves", "bestmove depth 1", f"newgame {SUICIDE}",
+                      "play bA1 -wS1", "pass", "validmoves", "bestmove depth 1", "undo")
+    for answer in answers[:3]:
+        assert answer == ["err No game in progress. Try 'newgame' to start a new game.", "ok"]
+    assert answers[3][0].startswith("Base;BlackWins;Black[7];")
+    for answer in answers[4:8]:
+        assert answer == ["err The game is over. Try 'newgame' to start a new game.", "ok"]
+    assert answers[8][0].startswith("Base;InProgress;White[7];")
+
+
+def test_undo():
+    answers = session("newgame Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-",
+                      "undo", "undo 2", "undo 2", "undo 0", "undo x")
+    assert answers[1][0] == "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1"
+    assert answers[2][0] == "Base;InProgress;Black[1];wS1"
+    assert answers[3] == ["err Unable to undo 2 moves.", "ok"]
+    assert answers[4] == ["err Unable to undo 0 moves.", "ok"]
+    assert answers[5][0].startswith("err ")
+
+
+def test_bestmove_by_depth_and_by_time():
+    engine = Engine()
+    engine.answer("newgame Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    valid = engine.answer("validmoves")[0].split(";")
+    by_depth = engine.answer("bestmove depth 2")
+    assert by_depth[-1] == "ok" and by_depth[-2] in valid
+    start = time.perf_counter()
+    by_time = engine.answer("bestmove time 00:00:01")
+    assert time.perf_counter() - start < 1.5
+    assert by_time[-2] in valid
+    assert engine.answer("bestmove")[-2] in valid
+    assert engine.answer("bestmove sideways")[0].startswith("err ")
+
+
+def test_options():
+    answers = session("options", "options get BotDepth", "options set BotDepth 3",
+                      "options get BotDepth", "options set BotDepth lots", "options get Colour")
+    assert answers[0] == ["BotDepth;int;2;2;1;6", "ok"]
+    assert answers[2] == ["BotDepth;int;3;2;1;6", "ok"] == answers[3]
+    assert answers[4][0].startswith("err ") and answers[5] == [
+        'err The option "Colour" is not valid.', "ok"]
+
+
+def test_perft():
+    answer = session("newgame", "perft 3")[1]
+    assert [line.split(" in ")[0] for line in answer[:-1]] == [
+        "perft(0) = 1", "perft(1) = 4", "perft(2) = 96", "perft(3) = 1440"]
+
+
+def test_main_prints_info_first_and_stops_at_exit():
+    out = io.StringIO()
+    assert main(io.StringIO("newgame\nexit\nnewgame\n"), out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("id ") and lines.count("ok") == 2
+
+
+def test_the_uhp_engine_as_a_subprocess():
+    """``python -m facilitator.cli hive uhp``: one command at a time over real pipes."""
+    with subprocess.Popen([sys.executable, "-m", "facilitator.cli", "hive", "uhp"],
+                          cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True, bufsize=1) as engine:
+        talk(engine)
+
+
+def talk(engine):
+    """The session of ``test_the_uhp_engine_as_a_subprocess``."""
+
+    def answer(command=None):
+        if command is not None:
+            engine.stdin.write(command + "\n")
+            engine.stdin.flush()
+        lines = []
+        while True:
+            line = engine.stdout.readline()
+            assert line, "the engine stopped"
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line == "ok":
+                return lines
+
+    try:
+        assert answer()[0].startswith("id facilitator-hive v")
+        assert answer("newgame") == ["Base;NotStarted;White[1]", "ok"]
+        assert answer("play wG1") == ["Base;InProgress;Black[1];wG1", "ok"]
+        assert answer("play bg1 -WG1") == ["Base;InProgress;White[2];wG1;bG1 -wG1", "ok"]
+        assert answer("play wQ bG1") == ["invalidmove You can't move that piece there.", "ok"]
+        moves = answer("validmoves")[0].split(";")
+        assert "wQ wG1-" in moves and len(moves) == 15
+        best = answer("bestmove depth 1")
+        assert best[0] in moves
+        assert answer("undo") == ["Base;InProgress;Black[1];wG1", "ok"]
+        engine.stdin.write("exit\n")
+        engine.stdin.flush()
+        assert engine.wait(timeout=10) == 0
+    finally:
+        if engine.poll() is None:
+            engine.kill()
+            engine.wait()
+
+
+def run_replay(path):
+    return subprocess.run([sys.executable, "-m", "facilitator.cli", "replay", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_facilitator_replay_prints_a_hive_summary(tmp_path):
+    record = {"format": "hive/1",
+              "game": "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-",
+              "players": {"white": "Ana", "black": "Ben"},
+              "result": {"result": "draw", "reason": "agreement", "rule": "H-G3"},
+              "settings": {"turn_limit": 0, "bot_depth": 2, "game_type": "Base"}}
+    path = tmp_path / "hive.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = run_replay(path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["game"] == record["game"] and summary["state"] == "InProgress"
+    assert (summary["result"], summary["reason"], summary["turn"]) == ("draw", "agreement", "White[3]")
+    assert summary["moves"] == ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]
+
+
+def test_facilitator_replay_refuses_a_bad_hive_record(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "hive/1", "game": "Base;NotStarted;White[1];wS1;bQ wS1-"}),
+                    encoding="utf-8")
+    done = run_replay(path)
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {"error": "H-P1.5", "action": 1,
+                                       "message": "You can't play your Queen Bee on your first turn."}
