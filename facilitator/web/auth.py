@@ -93,7 +93,8 @@ def gm_required(view):
         if not gm_logged_in():
             if request.is_json or request.path.startswith(API_PREFIX):
                 return _unauthorized("log in to the GM console or send an API token")
-            return redirect(url_for("console.login", next=request.path))
+            # The whole address (its query too): the login comes back to it.
+            return redirect(url_for("console.login", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped
 

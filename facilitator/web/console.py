@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect,
                    render_template, request, session, url_for)
@@ -23,7 +24,33 @@ bp = Blueprint("console", __name__, url_prefix="/console")
 
 
 def _too_many_logins(_limit):
-    return make_response(render_template("console/login.html", error="login.too_many"), 429)
+    return make_response(render_template("console/login.html", error="login.too_many",
+                                         next=safe_next(_asked_next())), 429)
+
+
+def _asked_next() -> str:
+    """The page the login was asked to return to: the form's ``next``, else the address's."""
+    return request.form.get("next") or request.args.get("next", "")
+
+
+def safe_next(target: object) -> str | None:
+    r"""``target`` when it is a path on this server to go back to after the login, else None.
+
+    Only a local path passes: it starts with one "/" (never "//host" nor a scheme such as
+    "https:", which would leave the server), holds no backslash or control character (a
+    browser reads "/\host", and "/" + tab + "/host", as "//host"), and is none of the
+    login and logout pages (going back there would ask again, or end the session just opened).
+    """
+    if not isinstance(target, str) or not target.startswith("/") or len(target) > 2000:
+        return None
+    if target.startswith("//") or "\\" in target or any(ord(c) < 0x20 or ord(c) == 0x7F for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    if parts.path.rstrip("/") in (url_for("console.login"), url_for("console.logout"), url_for("console.logout_all")):
+        return None
+    return target
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -39,11 +66,12 @@ def login():
             # The cookie holds only the secret of a session the server can end (logout).
             session["gm"] = open_session(database, current_app.config["SESSION_HOURS"])
             session.permanent = True
-            target = request.args.get("next", "")
-            return redirect(target if target.startswith("/console") else url_for("console.games"))
+            # Back to the page that was asked for (a game's link opened while logged out).
+            return redirect(safe_next(_asked_next()) or url_for("console.games"))
         else:
             error = "login.wrong"
-    return render_template("console/login.html", error=error), (401 if error else 200)
+    return (render_template("console/login.html", error=error, next=safe_next(_asked_next())),
+            (401 if error else 200))
 
 
 @bp.route("/logout", methods=["GET", "POST"])

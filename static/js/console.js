@@ -13,7 +13,8 @@
  * checklist guides the start; at the end the bar leads to the results.
  *
  * Test ids:
- *   dock: dock-wait, dock-actions (the step's buttons below), timerbox, see-results (game over)
+ *   dock: dock-wait, dock-actions (the step's buttons below), timerbox, see-results (game over),
+ *     written-judged (the written answer being judged, above its buttons), notice (the messages)
  *   start-guide: start-projector, start-teams, start-go · toast-undo (the confirmation's undo)
  *   (template) skip-link, menu, menu-toggle
  *   bar: round, order-N (order strip, .host on the host), mode
@@ -79,7 +80,8 @@
     if (action.do === 'undo') { L.toast(t('console.undone')); return; }
     if (action.do === 'redo') { L.toast(t('console.redone')); return; }
     const what = (label || '').replace(/\s+/g, ' ').trim() || t('act.title');
-    L.toast([t('console.done', { what: what }), ' ',
+    const said = t('console.done', { what: what });
+    L.toast([h('span', { class: 'what', title: said }, said), ' ',
       h('button', { type: 'button', class: 'undo-toast', testid: 'toast-undo', onclick: () => send({ do: 'undo' }) }, '↶ ' + t('act.undo'))]);
   }
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
@@ -187,11 +189,13 @@
   }
 
   function ranking(rows) {
-    return h('table', { class: 'rank' },
-      h('thead', null, h('tr', null, ['rank.place', 'rank.team', 'rank.score', 'rank.cards', 'rank.pifies'].map((k) => h('th', null, t(k))))),
+    const cols = ['rank.place', 'rank.team', 'rank.score', 'rank.cards', 'rank.pifies'].map((k) => t(k));
+    return h('table', { class: 'rank stacks' },
+      h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', null, rows.map((r, i) => h('tr', { testid: 'rank-' + (i + 1), 'data-team': r.team, 'data-rank': r.rank },
-        h('td', null, String(r.rank)), h('td', null, teamLabel(r.team)), h('td', null, L.num(r.score)),
-        h('td', null, String(r.cards)), h('td', null, String(r.pifies))))));
+        h('td', { class: 'place', 'data-label': cols[0] }, String(r.rank)), h('td', { class: 'team' }, teamLabel(r.team)),
+        h('td', { class: 'score', 'data-label': cols[2] }, L.num(r.score)),
+        h('td', { 'data-label': cols[3] }, String(r.cards)), h('td', { 'data-label': cols[4] }, String(r.pifies))))));
   }
 
   /* ---- question: the chosen author and type, text, answer, sealed answer */
@@ -380,8 +384,12 @@
     const written = L.legal(S, 'written');
     if (written) {
       const both = (written.options.correct || []).includes(true);
-      out.push(h('div', { class: 'row labelled' },
+      const text = turn.written != null && turn.written.trim() !== '' ? turn.written : null;
+      // The answer being judged sits right above its verdict buttons, in the action bar
+      // (the question panel may be off screen, or under the bar on a phone).
+      out.push(h('div', { class: 'row labelled judging' },
         h('span', { class: 'lbl' }, t(both ? 'act.written' : 'act.written_none', { team: teamText(turn.secondary) })),
+        both && text ? h('blockquote', { class: 'judged', testid: 'written-judged', tabindex: '0' }, text) : null,
         both ? btn('written-true', t('written.correct'), { do: 'written', correct: true }, 'good') : null,
         btn('written-false', t('written.incorrect'), { do: 'written', correct: false }, both ? 'bad' : '')));
     }
@@ -611,7 +619,7 @@
   /** The devices of a team, each with its "Quitar" (remove) button. */
   function deviceList(team, ids) {
     if (!ids || !ids.length) return null;
-    return h('div', { class: 'small' }, ids.map((id) => h('div', { testid: 'device-' + team + '-' + id },
+    return h('div', { class: 'small devlist' }, ids.map((id) => h('div', { class: 'device', testid: 'device-' + team + '-' + id },
       h('code', { title: id }, id.slice(0, 6)), ' ',
       h('button', { type: 'button', class: 'bad small', testid: 'device-remove-' + id, title: t('console.remove_device_hint'),
         onclick: () => {
@@ -622,20 +630,21 @@
   function renderScores() {
     const devices = S.devices || {};
     const deviceIds = S.device_ids || {};
+    // Each cell carries its column's name: on a phone the rows stack and show it (.stacks).
+    const cols = ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special', 'score.devices'].map((k) => t(k));
     L.section($('scores'), sigOf(devices, deviceIds), () => [
       h('h2', null, t('score.title')),
-      h('table', { class: 'scores' },
-        h('thead', null, h('tr', null, ['rank.team', 'rank.score', 'score.cards', 'score.pifies', 'score.special', 'score.devices']
-          .map((k) => h('th', null, t(k))))),
+      h('table', { class: 'scores stacks' },
+        h('thead', null, h('tr', null, cols.map((c, i) => h('th', { scope: 'col', class: i ? 'num' : null }, c)))),
         h('tbody', null, V.teams.map((tm) => h('tr', { testid: 'team-row-' + tm.team, class: tm.team === V.turn.host && !V.over ? 'host' : '' },
-          h('td', null, teamLabel(tm.team),
+          h('td', { class: 'team' }, teamLabel(tm.team),
             tm.markers.length ? h('div', null, tm.markers.map((m) => h('span', { class: 'badge', title: t('score.markers') }, L.mode(m)))) : null,
             tm.cards.length ? h('div', { class: 'small muted' }, L.countCards(tm.cards).map(([c, k]) => L.card(c) + (k > 1 ? ' ×' + k : '')).join(', ')) : null),
-          h('td', { class: 'num score', testid: 'score-team-' + tm.team }, L.num(tm.score)),
-          h('td', { class: 'num' }, String(tm.cards.length)),
-          h('td', { class: 'num' }, String(tm.pifies)),
-          h('td', { class: 'specials' }, specials(tm.special)),
-          h('td', { class: 'num' },
+          h('td', { class: 'num score', testid: 'score-team-' + tm.team, 'data-label': cols[1] }, L.num(tm.score)),
+          h('td', { class: 'num', 'data-label': cols[2] }, String(tm.cards.length)),
+          h('td', { class: 'num', 'data-label': cols[3] }, String(tm.pifies)),
+          h('td', { class: 'specials', 'data-label': cols[4] }, specials(tm.special)),
+          h('td', { class: 'num devices', 'data-label': cols[5] },
             h('span', { testid: 'devices-' + tm.team },
               h('span', { class: 'dot ' + (devices[String(tm.team)] ? 'on' : 'off'), 'aria-hidden': 'true' }),
               String(devices[String(tm.team)] || 0)),
@@ -745,25 +754,28 @@
       const out = [h('h2', null, t('history.title'))];
       if (!rows.length) out.push(h('p', { class: 'muted' }, t('history.empty')));
       else {
-        out.push(h('table', { class: 'history' },
-          h('thead', null, h('tr', null, ['history.turn', 'history.round', 'role.host', 'history.mode', 'history.question', 'history.verdict', 'history.written', 'history.awards']
-            .map((k) => h('th', null, t(k))))),
+        // Each cell carries its column's name: on a phone the rows stack and show it (.stacks).
+        const cols = ['history.turn', 'history.round', 'role.host', 'history.mode', 'history.question', 'history.verdict',
+          'history.written', 'history.awards'].map((k) => t(k));
+        const cell = (i, attrs, ...kids) => h('td', Object.assign({ 'data-label': cols[i] }, attrs), ...kids);
+        out.push(h('table', { class: 'history stacks' },
+          h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col' }, c)))),
           h('tbody', null, rows.map((r) => h('tr', { testid: 'history-turn-' + r.turn },
-            h('td', { class: 'num' }, String(r.turn)),
-            h('td', { class: 'num' }, String(r.round)),
-            h('td', null, L.chip(r.host)),
-            h('td', null, r.mode ? L.mode(r.mode) : '—',
+            cell(0, { class: 'num' }, String(r.turn)),
+            cell(1, { class: 'num' }, String(r.round)),
+            cell(2, null, L.chip(r.host)),
+            cell(3, null, r.mode ? L.mode(r.mode) : '—',
               r.challenged ? [' → ', L.chip(r.challenged)] : null,
               r.desvio_by ? h('div', { class: 'small muted' }, t('special.desvio') + ': ' + r.first_target + '→' + r.challenged) : null,
               r.seguro_by ? h('div', { class: 'small muted' }, t('special.seguro') + ': ' + r.seguro_by) : null,
               r.elijo_by ? h('div', { class: 'small muted' }, t('special.elijo') + ': ' + r.elijo_by) : null),
-            h('td', null, r.author ? h('strong', null, r.author + ' · ' + L.qtype(r.type)) : '—',
+            cell(4, { class: 'wide' }, r.author ? h('strong', null, r.author + ' · ' + L.qtype(r.type)) : '—',
               r.question_text ? h('div', { class: 'small' }, r.question_text) : null),
-            h('td', null, r.verdict ? L.verdict(r.verdict) : '—',
+            cell(5, null, r.verdict ? L.verdict(r.verdict) : '—',
               r.argument ? h('div', { class: 'small' }, t('history.argument') + ': ' + t('argument.' + r.argument)) : null),
-            h('td', null, r.secondary ? [r.written != null && r.written.trim() ? r.written : t('written.none'),
+            cell(6, { class: 'wide' }, r.secondary ? [r.written != null && r.written.trim() ? r.written : t('written.none'),
               r.written_correct != null ? h('div', { class: 'small' }, t(r.written_correct ? 'written.correct' : 'written.incorrect')) : null] : '—'),
-            h('td', null, awardsText(r.awards),
+            cell(7, { class: 'wide' }, awardsText(r.awards),
               Object.keys(r.spokespersons || {}).length ? h('div', { class: 'small muted' }, t('people.spokesperson') + ': ' +
                 Object.entries(r.spokespersons).map(([n, name]) => n + ' ' + name).join(', ')) : null))))));
       }
@@ -782,7 +794,10 @@
     S = state;
     V = state.view;
     // The page's sections follow the step (the question on offer comes first while choosing it).
-    $('main').setAttribute('data-step', V.over ? 'over' : (L.stepOf(S.legal).step || ''));
+    const step = V.over ? 'over' : (L.stepOf(S.legal).step || '');
+    const read = ui.step === 'question' && step === 'verdict';
+    ui.step = step;
+    $('main').setAttribute('data-step', step);
     refreshSpeakers();
     renderDock();
     renderStart();
@@ -798,7 +813,39 @@
     renderAdjust();
     renderHistory();
     document.title = (V.over ? '■ ' : '') + page.name + ' · ' + t('round.n_of', { n: V.round, total: V.rounds });
+    if (read) revealQuestion();
   }
+
+  /* ---- the question just read, in view beside the action bar ---------------- */
+  // After "Leer esta pregunta" the GM reads the question aloud and judges against its
+  // expected answer: both are scrolled into the part of the window the action bar leaves
+  // free (below it on a laptop, above it on a handheld). For a few seconds, while the bar
+  // changes height (the timer, the confirmation), they are kept there, unless the GM
+  // scrolls the page meanwhile.
+  const REVEAL_MS = 6000;
+  function revealQuestion() {
+    ui.reveal = Date.now() + REVEAL_MS;
+    showQuestion();
+  }
+  function showQuestion() {
+    if (!ui.reveal || Date.now() > ui.reveal) { ui.reveal = null; return; }
+    const text = document.querySelector('#question [data-testid="question-text"]');
+    const answer = document.querySelector('#question .answer');
+    if (!text || !answer) return;
+    const atBottom = getComputedStyle(dock).position === 'fixed';
+    const bar = dock.getBoundingClientRect();
+    const gap = 8;
+    const top = atBottom ? gap : Math.max(bar.bottom, 0) + gap;
+    const bottom = (atBottom ? bar.top : window.innerHeight) - gap;
+    const a = text.getBoundingClientRect().top;
+    const b = answer.getBoundingClientRect().bottom;
+    if (a >= top && b <= bottom) return;
+    // Where the band starts once scrolled: on a laptop the bar then sticks to the top.
+    const topScrolled = atBottom ? gap : bar.height + gap;
+    const dy = (b - a > bottom - topScrolled || a < top) ? a - topScrolled : b - bottom;
+    window.scrollTo(0, Math.max(0, window.scrollY + dy));
+  }
+  for (const ev of ['wheel', 'touchmove']) window.addEventListener(ev, () => { ui.reveal = null; }, { passive: true });
 
   /* ---- keyboard shortcuts: press the button when it is on screen ---------- */
   const KEYS = { 1: ['verdict-full'], 2: ['verdict-half'], 3: ['verdict-wrong'], u: ['undo'], r: ['redo'],
@@ -834,13 +881,36 @@
       if (e.key === 'Escape' && !wide.matches && menu.open) { menu.open = false; menu.querySelector('summary').focus(); }
     });
   }
-  // The messages and the offline banner belong to the page's main landmark.
+  // The offline banner belongs to the page's main landmark; the messages (the "Hecho"
+  // confirmation with its Deshacer, a refusal) to the action bar, where they cover no
+  // button and stay in view (console.css places them).
   const main = $('main');
-  if (main) { for (const id of ['notice', 'offline']) { const el = $(id); if (el) main.prepend(el); } }
-  // On a handheld the action bar is fixed to the bottom: keep the page's end and the
-  // messages above it.
   const dock = $('dock');
-  const dockSize = () => document.documentElement.style.setProperty('--dock-h', dock.offsetHeight + 'px');
+  const notice = $('notice');
+  if (main && $('offline')) main.prepend($('offline'));
+  if (notice) $('tools').before(notice);
+  // On a handheld the action bar is fixed to the bottom: keep the page's end above it.
+  // When the bar changes height (a step's buttons, a message), what the page shows right
+  // beside it stays where it was: the page scrolls by as much, so the bar never grows over
+  // it. The question just read stays in view meanwhile.
+  let lastHeight = null;
+  let lastNotice = null;
+  const dockSize = () => {
+    const height = dock.offsetHeight;
+    const noticeShown = !!(notice && !notice.hidden);
+    document.documentElement.style.setProperty('--dock-h', height + 'px');
+    if (S && lastHeight != null && height !== lastHeight) {
+      const grown = height - lastHeight;
+      if (getComputedStyle(dock).position === 'fixed') {
+        if (window.scrollY > 0 || noticeShown !== lastNotice) window.scrollBy(0, grown);
+      } else if (dock.getBoundingClientRect().top <= 0.5 && window.scrollY > 0) {
+        window.scrollBy(0, -grown);
+      }
+    }
+    lastHeight = height;
+    lastNotice = noticeShown;
+    if (ui.reveal) showQuestion();
+  };
   if (window.ResizeObserver) new ResizeObserver(dockSize).observe(dock);
   dockSize();
 
