@@ -39,7 +39,9 @@ def create_app(test_config: dict | None = None):
     from .live.contexts import ConnectionSessions, match_socketio_path
     from .live.handlers import register
     from .live.message_queue import client_manager
-    from .live.packets import PacketJson, drop_malformed_packets
+    from .live.flood import FloodGuard, guard_scale
+    from .live.packets import PacketJson
+    from .patches import apply as apply_patches, binary_free_packets
     from .live.service import LiveGames
     from .store.banks import ensure_sample_bank
 
@@ -63,15 +65,14 @@ def create_app(test_config: dict | None = None):
                           "channel": app.config["MESSAGE_QUEUE_CHANNEL"]}),
                       max_http_buffer_size=64 * 1024, ping_interval=app.config["PING_INTERVAL"],
                       ping_timeout=app.config["PING_TIMEOUT"],
-                      cors_allowed_origins=None, serializer=json_packet_class(),
+                      cors_allowed_origins=None, serializer=binary_free_packets(),
                       json=PacketJson)
-    drop_malformed_packets(socketio.server)
     match_socketio_path(app)        # the default path, the one static/js/live.js uses
     app.session_interface = ConnectionSessions()     # a connection's cookie read once
     live = app.extensions["facilitator_live"] = LiveGames(store, socketio,
                                                           shared_presence(app, presence))
-    if not live.sole_process:
-        live.hear_changes(socketio.server.manager)
+    guard = app.extensions["facilitator_flood"] = FloodGuard.from_config(app.config)
+    apply_patches(app, socketio, live, guard, guard_scale(app.config))
 
     from .web import register_blueprints
     register_blueprints(app)
@@ -86,22 +87,3 @@ def shared_presence(app, presence):
         return presence
     from .live.shared_presence import SharedPresence
     return SharedPresence(queue, app.config["MESSAGE_QUEUE_CHANNEL"])
-
-
-def json_packet_class():
-    """Socket.IO packets that skip python-socketio's search for bytes in every payload.
-
-    ``Packet.data_is_binary`` walks the whole payload with recursive list
-    comprehensions and ``functools.reduce`` on every emit: for a 3-5 KB state
-    message that is ~800 calls, about a third of the server's CPU per action.
-    The facilitator never sends bytes, so the answer is always False.
-    """
-    from socketio import packet, pubsub_manager
-
-    class JsonPacket(packet.Packet):
-        @classmethod
-        def data_is_binary(cls, data):
-            return False
-    # With a message queue the pub/sub manager asks the base class directly.
-    pubsub_manager.Packet = JsonPacket
-    return JsonPacket

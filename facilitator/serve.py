@@ -85,7 +85,8 @@ def serve(host: str, port: int) -> None:
         # Engine.IO would use it instead of simple-websocket, untested here.
         click.echo("  Warning: gevent-websocket is installed; uninstall it "
                    "(pip uninstall gevent-websocket)", err=True)
-    if not live.listen_to_other_processes():
+    from .patches import subscribe_now
+    if not subscribe_now(live.socketio, SUBSCRIBE_WAIT_SECONDS):
         click.echo("  Warning: the message queue does not answer yet; until it does, this "
                    "process's screens miss the changes made through the others", err=True)
     tune_garbage_collector()
@@ -95,6 +96,9 @@ def serve(host: str, port: int) -> None:
     except KeyboardInterrupt:
         pass
 
+
+#: How long a starting process waits for the message queue before it answers anyway.
+SUBSCRIBE_WAIT_SECONDS = 5.0
 
 #: Collect the young generation every 10,000 net allocations, not 700, and the old one
 #: far more rarely. Measured with ``bench/fanout.py --scenario campus`` (1,000 sockets):

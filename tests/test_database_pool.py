@@ -35,7 +35,7 @@ def _kill_other_connections(url: str) -> int:
 
 def test_an_idle_connection_killed_by_the_database_is_replaced(store, monkeypatch):
     games, url, database_module = store
-    game_id = games.create_game("Pool", SETTINGS, bank())
+    game_id = games.create_game("partida", "Pool", SETTINGS, bank())
     assert games.load(game_id) is not None
     assert _kill_other_connections(url) >= 1          # the pooled connection is gone
     monkeypatch.setattr(database_module, "IDLE_BEFORE_PING", 0.0)
@@ -48,7 +48,7 @@ def test_a_connection_lost_under_an_action_is_not_handed_out_again(store):
     # Killed while in constant use (so not pinged): the action it carried fails, and the
     # pool opens a new connection for the next one instead of giving out the dead one.
     games, url, _module = store
-    game_id = games.create_game("Pool", SETTINGS, bank())
+    game_id = games.create_game("partida", "Pool", SETTINGS, bank())
     games.transact(game_id, "gm", lambda c: c.play({"do": "declare", "mode": "normal"}))
     adjust = {"do": "adjust", "team": 1, "points": 1, "reason": "Participación"}
     assert _kill_other_connections(url) >= 1

@@ -55,7 +55,7 @@ class Checkouts:
 
 
 def _game(app) -> int:
-    game_id = store.create_game("Retenida", SETTINGS, bank())
+    game_id = store.create_game("partida", "Retenida", SETTINGS, bank())
     return game_id
 
 

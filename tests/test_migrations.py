@@ -182,9 +182,9 @@ def test_a_deleted_newest_games_id_is_never_given_again(empty_database, tmp_path
     database = connect(empty_database)
     store = GameStore(database)
     settings = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
-    first = store.create_game("Martes", settings, [])
+    first = store.create_game("partida", "Martes", settings, [])
     assert store.delete_game(first)
-    second = store.create_game("Miércoles", settings, [])
+    second = store.create_game("partida", "Miércoles", settings, [])
     assert second > first
     assert store.row(second).public_id != store.row(1).public_id
     assert len({r.public_id for r in store.list_games()}) == len(store.list_games())

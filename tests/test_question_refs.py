@@ -1,11 +1,11 @@
 """Teams and the projector see an opaque question reference, never the bank's id (an id
 slugged from a Moodle name can spell the answer); the GM keeps the id (issue 12, item 5)."""
 import json
-from types import SimpleNamespace
+import time
 
 from facilitator.games.partida import Game, Question, parse_settings
-from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
-from facilitator.live.snapshots import snapshot, snapshots
+from facilitator.games.partida.live import PartidaMatch
+from facilitator.games.protocol import GM, SEAT, WATCHER, Role
 
 from rulebook import act, play
 
@@ -22,10 +22,6 @@ def game() -> Game:
     return Game(settings, questions)
 
 
-def row():
-    return SimpleNamespace(id=7, name="Clase", exchange_requests=[], timer={})
-
-
 def played() -> Game:
     g = game()
     play(g, act("declare", mode="simple", target=3), act("choose", author="Kant", type="vf"),
@@ -37,7 +33,8 @@ def played() -> Game:
 
 
 def messages(g: Game) -> dict:
-    return {(a.role, a.team): m for a, m in snapshots(g, row())}
+    """Every audience's view: (role kind, seat) -> view."""
+    return {(r.kind, r.seat): m for r, m in PartidaMatch(g).screens(time.time())}
 
 
 def test_no_bank_id_reaches_a_team_or_the_projector():
@@ -50,15 +47,15 @@ def test_no_bank_id_reaches_a_team_or_the_projector():
             continue
         for qid in IDS:
             assert qid not in text, (role, team, qid)
-    for audience in (Audience(PROJECTOR, 7), Audience(TEAM, 7, 1)):
-        text = json.dumps(snapshot(g, row(), audience), ensure_ascii=False)
+    for audience in (Role.watcher(), Role.of_seat(1)):
+        text = json.dumps(PartidaMatch(g).screen(audience, time.time()), ensure_ascii=False)
         assert not any(qid in text for qid in IDS)
 
 
 def test_the_reference_is_the_position_and_the_gm_view_keeps_the_id():
     g = played()
     sent = messages(g)
-    projector = sent[(PROJECTOR, None)]["view"]
+    projector = sent[(WATCHER, None)]["view"]
     gm = sent[(GM, None)]["view"]
     positions = {qid: n for n, qid in enumerate(g.questions, start=1)}
     assert projector["turn"]["question"]["ref"] == positions["kant-vf-1-1"]
@@ -68,7 +65,7 @@ def test_the_reference_is_the_position_and_the_gm_view_keeps_the_id():
     assert gm["turn"]["question"]["id"] == "kant-vf-1-1"
     assert gm["turn"]["question"]["ref"] == positions["kant-vf-1-1"]
     assert gm["history"][0]["question"] == "kant-sapere-aude-2"
-    assert sent[(TEAM, 2)]["view"]["turn"]["question"]["ref"] == positions["kant-vf-1-1"]
+    assert sent[(SEAT, 2)]["view"]["turn"]["question"]["ref"] == positions["kant-vf-1-1"]
 
 
 def test_the_reference_is_the_same_after_undo_and_redo_and_in_a_replay():
@@ -82,4 +79,4 @@ def test_the_reference_is_the_same_after_undo_and_redo_and_in_a_replay():
     again = Game(g.settings, list(g.questions.values()))
     for action in g.log:
         again.play(action)
-    assert messages(again)[(PROJECTOR, None)]["view"] == after[(PROJECTOR, None)]["view"]
+    assert messages(again)[(WATCHER, None)]["view"] == after[(WATCHER, None)]["view"]

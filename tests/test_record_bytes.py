@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from facilitator.store.games import _action_bytes, indented_size
+from facilitator.store.budget import action_bytes as _action_bytes, indented_size
 
 #: What an action's or a record's JSON holds: text keys, any text, numbers, nesting.
 JSON_VALUES = st.recursive(
@@ -51,17 +51,21 @@ def test_counting_an_action_leaves_no_cycle_for_the_collector():
 def test_a_game_s_record_is_counted_as_the_file_the_gm_downloads():
     from rulebook import bank
 
-    from facilitator.games.partida import Game, parse_settings
+    from facilitator.games.partida import KIND, Game, parse_settings
     from facilitator.games.partida.record import FORMAT
-    from facilitator.store.games import record_bytes
+    from facilitator.store.budget import RecordBudget
     settings = parse_settings({"teams": [{"name": f"Equipo {n}", "members": 4}
                                          for n in range(1, 5)]})
     for questions in (bank(), bank()[:1], []):
         game = Game(settings, questions)
-        game.play({"do": "declare", "mode": "normal"})
-        game.play({"do": "adjust", "team": 2, "points": 1, "reason": "Pregunta «buena»"})
+        actions = [{"do": "declare", "mode": "normal"},
+                   {"do": "adjust", "team": 2, "points": 1, "reason": "Pregunta «buena»"}]
+        for action in actions:
+            game.play(action)
+        content = [q.to_dict() for q in questions]
+        budget = RecordBudget(KIND.record(settings.to_dict(), content, [], ""))
+        budget.take(actions, gm=True)
         record = {"format": FORMAT, "name": "", "settings": settings.to_dict(),
-                  "questions": [q.to_dict() for q in questions],
-                  "actions": [a.to_dict() for a in game.log]}
+                  "questions": content, "actions": [a.to_dict() for a in game.log]}
         text = json.dumps(record, ensure_ascii=False, indent=1)
-        assert record_bytes(game) == len(text.encode("utf-8"))
+        assert budget.bytes == len(text.encode("utf-8"))

@@ -76,7 +76,7 @@ def _actions(store: GameStore, game_id: int) -> list[dict]:
 
 def test_a_game_nobody_else_touches_takes_one_statement_a_change(stores, monkeypatch):
     store = stores[0]
-    game_id = store.create_game("Una sentencia", SETTINGS, bank())
+    game_id = store.create_game("partida", "Una sentencia", SETTINGS, bank())
     spy = PathSpy(store, monkeypatch)
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))          # not known yet: locked
     store.transact(game_id, "gm", lambda c: c.play(adjust(1)))
@@ -90,7 +90,7 @@ def test_a_game_nobody_else_touches_takes_one_statement_a_change(stores, monkeyp
 
 def test_a_game_loaded_for_a_screen_takes_one_statement_at_once(stores, monkeypatch):
     store = stores[0]
-    game_id = store.create_game("Cargada", SETTINGS, bank())
+    game_id = store.create_game("partida", "Cargada", SETTINGS, bank())
     store.load(game_id)                     # a screen connected: the row is known
     spy = PathSpy(store, monkeypatch)
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))
@@ -99,7 +99,7 @@ def test_a_game_loaded_for_a_screen_takes_one_statement_at_once(stores, monkeypa
 
 def test_another_process_acting_meanwhile_is_never_overwritten(stores, monkeypatch):
     here, there = stores
-    game_id = here.create_game("Dos procesos", SETTINGS, bank())
+    game_id = here.create_game("partida", "Dos procesos", SETTINGS, bank())
     here.transact(game_id, "gm", lambda c: c.play(DECLARE))
     there.transact(game_id, "team:1", lambda c: c.play(adjust(2)))    # the other process
     spy = PathSpy(here, monkeypatch)
@@ -115,7 +115,7 @@ def test_another_process_acting_meanwhile_is_never_overwritten(stores, monkeypat
 
 def test_a_page_writing_the_row_meanwhile_keeps_what_it_wrote(stores, monkeypatch):
     store = stores[0]
-    game_id = store.create_game("Antes", SETTINGS, bank())
+    game_id = store.create_game("partida", "Antes", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))
     with store.database.session() as session:           # a page renames the game
         session.execute(update(GameRow).where(GameRow.id == game_id).values(name="Después"))
@@ -129,7 +129,7 @@ def test_a_page_writing_the_row_meanwhile_keeps_what_it_wrote(stores, monkeypatc
 
 def test_a_timer_set_by_another_process_is_not_put_back(stores):
     here, there = stores
-    game_id = here.create_game("Reloj", SETTINGS, bank())
+    game_id = here.create_game("partida", "Reloj", SETTINGS, bank())
     here.transact(game_id, "gm", lambda c: c.play(DECLARE))
     running = {"state": "running", "seconds": 90, "deadline": 2e9, "turn": 1}
 
@@ -144,7 +144,7 @@ def test_a_timer_set_by_another_process_is_not_put_back(stores):
 def test_a_refusal_is_decided_on_the_database_state(stores):
     # This process's game is older than the database's: the other process declared.
     here, there = stores
-    game_id = here.create_game("Rechazo", SETTINGS, bank())
+    game_id = here.create_game("partida", "Rechazo", SETTINGS, bank())
     here.load(game_id)
     there.transact(game_id, "gm", lambda c: c.play(DECLARE))
     # What only that declaration allows is accepted, though the old game would refuse it...
@@ -161,7 +161,7 @@ def test_a_refusal_is_decided_on_the_database_state(stores):
 
 def test_a_game_deleted_meanwhile_is_refused(stores):
     here, there = stores
-    game_id = here.create_game("Borrada", SETTINGS, bank())
+    game_id = here.create_game("partida", "Borrada", SETTINGS, bank())
     here.transact(game_id, "gm", lambda c: c.play(DECLARE))
     there.delete_game(game_id)
     with pytest.raises(Refusal) as refused:
@@ -171,7 +171,7 @@ def test_a_game_deleted_meanwhile_is_refused(stores):
 
 def test_the_same_action_sent_twice_is_stored_once_on_either_path(stores):
     store = stores[0]
-    game_id = store.create_game("Dos veces", SETTINGS, bank())
+    game_id = store.create_game("partida", "Dos veces", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE, "a"), "a")
     store.transact(game_id, "gm", lambda c: c.play(adjust(1), "b"), "b")
     again = store.transact(game_id, "gm", lambda c: c.play(adjust(1), "b"), "b")
@@ -182,7 +182,7 @@ def test_the_same_action_sent_twice_is_stored_once_on_either_path(stores):
 
 def test_a_change_writing_more_than_its_row_takes_the_locked_path(stores, monkeypatch):
     store = stores[0]
-    game_id = store.create_game("Otra tabla", SETTINGS, bank())
+    game_id = store.create_game("partida", "Otra tabla", SETTINGS, bank())
     store.load(game_id)
     spy = PathSpy(store, monkeypatch)
 
@@ -199,7 +199,7 @@ def test_the_timer_kept_with_an_action_is_the_same_from_either_process(stores):
     # R-G1: an undo puts back the timer kept with the action it takes back; the process
     # that stored it remembers it, another reads it: both find the same.
     here, there = stores
-    game_id = here.create_game("Relojes", SETTINGS, bank())
+    game_id = here.create_game("partida", "Relojes", SETTINGS, bank())
     kept = {"state": "paused", "seconds": 90, "turn": 1, "remaining": 41.5}
     here.transact(game_id, "gm", lambda c: c.play(DECLARE, timer_before=kept))
     found = {}
@@ -213,12 +213,12 @@ def test_a_device_s_game_is_found_by_its_public_id_and_watch_code_in_any_process
         stores, monkeypatch):
     from facilitator.store import games as games_module
     here, there = stores
-    old = [here.create_game(f"Vieja {n}", SETTINGS, bank()) for n in range(3)]
+    old = [here.create_game("partida", f"Vieja {n}", SETTINGS, bank()) for n in range(3)]
     monkeypatch.setattr(games_module, "NAMED_AT_ONCE", 2)      # the oldest is looked up alone
     public = {gid: there.public_id(gid) for gid in old}
     assert here.game_of_public_id(public[old[-1]]) == old[-1]
     assert here.game_of_public_id(public[old[0]]) == old[0]
-    newer = there.create_game("Nueva", SETTINGS, bank())         # made by another process
+    newer = there.create_game("partida", "Nueva", SETTINGS, bank())         # made by another process
     watch = there.row(newer).watch_code
     assert here.game_of_watch_code(watch.lower()) == newer
     assert here.game_of_public_id(there.public_id(newer)) == newer
@@ -232,7 +232,7 @@ def test_after_the_gm_removes_a_device_the_next_action_needs_no_reload(stores, m
     # Removing a device writes the game's row: the next change takes the locked path at
     # once (its one statement would find the row changed) and keeps the engine game.
     store = stores[0]
-    game_id = store.create_game("Sin ese", SETTINGS, bank())
+    game_id = store.create_game("partida", "Sin ese", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))
     engine_game = store._games[game_id]
     assert store.remove_device(game_id, "tablet-1")

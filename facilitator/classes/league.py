@@ -129,3 +129,35 @@ def kept_teams_table(finished: list[GameSummary], students: list[dict],
     rows.sort(key=lambda r: (-r["points"], r["team"]))
     shared_ranks(rows)
     return {"games": [g.game_id for g in run], "rows": rows}
+
+
+#: Students the projector's league lists at most (the rest are counted in ``more``).
+LEAGUE_ROWS = 10
+
+
+def league_payload(klass: dict, summaries: list, match, lineup: list[list[int]]) -> dict:
+    """The projector's ``league`` of a class game: ``{"by", "scheme", "games", "rows",
+    "more"}``. ``by`` is ``students`` (rows ``{"rank", "name", "points", "games",
+    "team"}``: ``team`` the student's team in this game or null) when the class lets the
+    projector show names, else ``teams`` (rows ``{"rank", "team", "name", "points"}``:
+    this game's teams, each the sum of its present members' league points)."""
+    from .summaries import teams_of
+    table = league(summaries, klass["students"], klass["league_scheme"])
+    out = {"scheme": table["scheme"], "games": len(table["games"])}
+    if klass["projector_names"]:
+        team_of = {sid: n for n, ids in enumerate(lineup, start=1) for sid in ids}
+        rows = [{"rank": r["rank"], "name": r["name"], "points": r["points"], "games": r["games"],
+                 "team": team_of.get(r["student"])} for r in table["students"]]
+        return {"by": "students", **out, "rows": rows[:LEAGUE_ROWS],
+                "more": max(0, len(rows) - LEAGUE_ROWS)}
+    points = {r["student"]: r["points"] for r in table["students"]}
+    rows = []
+    for team, name in teams_of(match):
+        ids = lineup[team - 1] if len(lineup) >= team else []
+        rows.append({"team": team, "name": name,
+                     "points": number(sum(points.get(s, 0) for s in ids))})
+    rows.sort(key=lambda r: (-r["points"], r["team"]))
+    shared_ranks(rows)
+    return {"by": "teams", **out,
+            "rows": [{"rank": r["rank"], "team": r["team"], "name": r["name"],
+                      "points": r["points"]} for r in rows], "more": 0}

@@ -7,8 +7,9 @@ imported when first asked for, so a server that plays one game loads one.
 from __future__ import annotations
 
 import importlib
+import os
 
-from .protocol import GM, SEAT, TABLE, WATCHER, GameKind, Legal, Match, Refusal, Role
+from .protocol import GM, SEAT, TABLE, WATCHER, GameKind, Legal, Match, Refusal, Role, is_unicode
 
 #: Game name -> the module holding its ``KIND`` (a GameKind).
 MODULES = {
@@ -17,7 +18,22 @@ MODULES = {
     "hive": "facilitator.games.hive",
 }
 
+
+def _plugged_in() -> dict[str, str]:
+    """Games added from outside the package: ``FACILITATOR_GAMES="name=module,..."``
+    (a module anywhere on the path with a ``KIND``; the tests plug a toy game in so)."""
+    found = {}
+    for item in os.environ.get("FACILITATOR_GAMES", "").split(","):
+        name, _, module = item.strip().partition("=")
+        if name and module and name not in MODULES:
+            found[name] = module
+    return found
+
+
+MODULES.update(_plugged_in())
+
 __all__ = ["GM", "SEAT", "TABLE", "WATCHER", "GameKind", "Legal", "Match", "Refusal", "Role",
+           "is_unicode",
            "MODULES", "kind", "kind_of_record", "names"]
 
 

@@ -23,14 +23,33 @@ package.
 - Timers are state: ``deadline()`` is when something happens by itself (or
   None), and ``due(now)`` the action the clock plays once it has passed.
   Time is always given (``now``): an engine never reads a clock.
+
+A game the live layer serves is a ``LiveMatch``: its ``act`` takes an action
+from a screen (a record action or one that only changes what the screens show,
+such as a timer) at a given time and says what it did (``Played``): the
+record actions it appended, the screens' state before each (so that an undo
+can put it back), whether anything changed. ``live`` is that screens' state,
+stored with the game between actions; ``screens`` is every audience's view.
+The store and the live layer know a game only through these and its kind's
+``load``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-GM, SEAT, TABLE, WATCHER = "gm", "seat", "table", "watcher"
-ROLE_KINDS = (GM, SEAT, TABLE, WATCHER)
+GM, SEAT, TABLE, WATCHER, CLOCK = "gm", "seat", "table", "watcher", "clock"
+ROLE_KINDS = (GM, SEAT, TABLE, WATCHER, CLOCK)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON allows lone surrogates; records and
+    pages cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Refusal(Exception):
@@ -91,6 +110,16 @@ class Role:
     def watcher(cls) -> "Role":
         """The projector, or anyone who only looks."""
         return cls(WATCHER)
+
+    @classmethod
+    def clock(cls) -> "Role":
+        """The server's clock, acting when a deadline passes."""
+        return cls(CLOCK)
+
+    @property
+    def sent_by(self) -> str:
+        """How a game's stored actions name their sender: ``gm``, ``seat:3``..."""
+        return f"{self.kind}:{self.seat}" if self.kind == SEAT else self.kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,11 +198,66 @@ class Match(Protocol):
         """What ``facilitator replay`` prints for this game (standings, a breakdown)."""
 
 
+@dataclass(slots=True)
+class Played:
+    """What one accepted screen action did to a game.
+
+    ``actions``: the record actions it appended, as the record holds them, in order
+    (none for an action that only changes what the screens show, such as a timer;
+    two for a verdict that first locks the writing). ``befores``: for each, the
+    screens' state just before it (what an undo of it puts back). ``changed``:
+    whether anything at all changed (naming the same person again changes nothing:
+    nothing is stored or broadcast).
+    """
+
+    actions: list[dict] = field(default_factory=list)
+    befores: list = field(default_factory=list)
+    changed: bool = True
+
+
+@runtime_checkable
+class LiveMatch(Match, Protocol):
+    """A game as the live layer serves it (see the module's docstring)."""
+
+    live: dict
+
+    def act(self, action: dict, by: Role, now: float, before_of=None) -> Played:
+        """Accept ``action`` from ``by`` at ``now``, or raise Refusal (changing nothing
+        the store keeps: on a refusal after a partial change the store drops the
+        match). ``before_of(seq)``: the screens' state kept with record action ``seq``
+        (an undo puts it back)."""
+
+    def audiences(self) -> list[Role]:
+        """Every audience whose screens the game has, the GM first."""
+
+    def screens(self, now: float, names: bool = True) -> list[tuple[Role, dict]]:
+        """Each audience's view at ``now``, built together (one public part shared).
+        ``names`` False: no student's name in any view but the GM's and a seat's own
+        (a class that keeps names off the projector)."""
+
+    def screen(self, audience: Role, now: float, names: bool = True) -> dict:
+        """One audience's view at ``now`` (as ``screens`` gives it)."""
+
+    def timely(self, now: float) -> dict:
+        """What changes in every view with the time alone (a clock's time left): merged
+        into a view built earlier, so that a cached view is sent as of ``now``."""
+
+    def follow(self, actions: list[dict], live: dict | None = None) -> None:
+        """Play record actions another writer stored (already accepted), and take the
+        screens' state stored with them."""
+
+    def winner(self) -> str | None:
+        """Who won, as a line of text, once the game is over."""
+
+
 class GameKind(Protocol):
     """A game of the facilitator: how to start one and how to replay one."""
 
     name: str             # "partida", "colmena", "hive"
     record_format: str    # "partida/1", "colmena/1", "hive/1"
+    #: Client events the game's screens send besides ``act`` and ``sync`` (each is
+    #: handed to ``LiveMatch.act`` as ``{"do": event, **payload}``), with their fields.
+    events: dict
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
@@ -183,3 +267,15 @@ class GameKind(Protocol):
 
     def replay(self, record: dict) -> Match:
         """Rebuild a game from its record; a refused action raises Refusal with its index."""
+
+    def load(self, settings: dict, content: object, actions: list[dict],
+             live: dict | None) -> LiveMatch:
+        """A stored game: its settings and content as stored, its accepted actions (the
+        record's, in order) and the screens' state stored with it."""
+
+    def stored(self, match: LiveMatch) -> tuple[dict, object]:
+        """What the store keeps of a new game: its settings and content."""
+
+    def record(self, settings: dict, content: object, actions: list[dict],
+               name: str = "") -> dict:
+        """The record of a stored game, as its players download it."""

@@ -1,4 +1,5 @@
-"""Who is on the other end of a connection: the GM, a team's device, or a projector."""
+"""Who is on the other end of a connection: the GM, a seat's device (a partida's team),
+a table's shared screen, or a projector."""
 from __future__ import annotations
 
 import secrets
@@ -8,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-GM, TEAM, PROJECTOR = "gm", "team", "projector"
+GM, TEAM, TABLE, PROJECTOR = "gm", "team", "table", "projector"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,22 +16,17 @@ The numbers are in ``LIMITS`` (and in docs/deploy.md, "Flood limits").
 """
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections import OrderedDict
 
 #: (event, who) → (bucket size, tokens refilled a second). ``who``: "gm" or "device"
-#: (a team tablet or a projector). Sized for the fastest honest use, see docs/deploy.md.
+#: (a seat's device, a table's screen or a projector). Sized for the fastest honest use,
+#: see docs/deploy.md. The events a game's screens add (a partida's timer) come with
+#: their own limits (``GameKind.events``; ``limits_of_games``).
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("act", "gm"): (200, 20),
     ("act", "device"): (10, 1),
-    ("timer", "gm"): (30, 5),
-    ("timer", "device"): (10, 1),
-    ("request_exchange", "gm"): (10, 1),
-    ("request_exchange", "device"): (10, 1),
-    ("dismiss_exchange", "gm"): (30, 5),
-    ("dismiss_exchange", "device"): (10, 1),
     ("sync", "gm"): (20, 2),
     ("sync", "device"): (20, 2),
     # A draft goes out at most every few hundred ms while a team types (team.js).
@@ -69,6 +64,17 @@ SYNC_INTERVAL = 1.0
 
 #: Buckets kept at most (about 200 bytes each).
 MAX_KEYS = 100_000
+
+
+def limits_of_games() -> dict[tuple[str, str], tuple[float, float]]:
+    """LIMITS and the limits of the events every game of the registry adds."""
+    from ..games import kind, names
+    limits = dict(LIMITS)
+    for name in names():
+        for event, spec in kind(name).events.items():
+            for who, limit in spec.get("limits", {}).items():
+                limits[event, who] = tuple(limit)
+    return limits
 
 
 def guard_scale(config) -> float:
@@ -141,7 +147,7 @@ class FloodGuard:
                  sync_interval: float = SYNC_INTERVAL, max_keys: int = MAX_KEYS,
                  clock=time.monotonic):
         """``scale`` multiplies every bucket size and rate (0: no limit at all)."""
-        self.limits = dict(LIMITS if limits is None else limits)
+        self.limits = dict(limits_of_games() if limits is None else limits)
         self.scale = scale
         self.sync_interval = sync_interval
         self.clock = clock
@@ -162,7 +168,7 @@ class FloodGuard:
     @classmethod
     def from_config(cls, config) -> "FloodGuard":
         """The guard ``config`` asks for (``SOCKET_RATE_SCALE``, ``SOCKET_RATE_LIMITS``)."""
-        limits = dict(LIMITS)
+        limits = limits_of_games()
         for key, value in (config.get("SOCKET_RATE_LIMITS") or {}).items():
             limits[tuple(key.split(":", 1)) if isinstance(key, str) else tuple(key)] = value
         return cls(limits, scale=guard_scale(config))
@@ -398,61 +404,6 @@ IN_FLIGHT_REFUSAL = {"ok": False, "error": "rate",
                                 "the answers and send again"}
 
 
-def gate_events(server, on_cut=None) -> None:
-    """Wrap ``server`` (a python-socketio Server): at most MAX_IN_FLIGHT events of one
-    connection are handled at once; the others are answered ``rate`` on the spot, and a
-    connection that draws more than STRIKES such answers is closed (after
-    ``on_cut(sid)``, when given)."""
-    from socketio import packet
-
-    dispatch = server._handle_event
-    handle = server._handle_event_internal
-    in_flight: dict[str, int] = {}
-    strikes = TokenBuckets()
-    lock = threading.Lock()
-
-    def on_event(eio_sid, namespace, id, data):
-        namespace = namespace or "/"
-        sid = server.manager.sid_from_eio_sid(eio_sid, namespace)
-        if sid is None or not server.manager.is_connected(sid, namespace):
-            return dispatch(eio_sid, namespace, id, data)     # it drops the event
-        with lock:
-            count = in_flight.get(sid, 0)
-            if count < MAX_IN_FLIGHT:
-                in_flight[sid] = count + 1
-        if count < MAX_IN_FLIGHT:
-            try:
-                return dispatch(eio_sid, namespace, id, data)
-            except BaseException:
-                _done(sid)
-                raise
-        if id is not None:
-            server._send_packet(eio_sid, server.packet_class(
-                packet.ACK, namespace=namespace, id=id, data=[IN_FLIGHT_REFUSAL]))
-        if not strikes.take(sid, *STRIKES):
-            if on_cut is not None:
-                on_cut(sid)
-            server.disconnect(sid, namespace)
-        return None
-
-    def _done(sid):
-        with lock:
-            count = in_flight.get(sid, 1) - 1
-            if count > 0:
-                in_flight[sid] = count
-            else:
-                in_flight.pop(sid, None)
-
-    def handled(srv, sid, *rest):
-        try:
-            return handle(srv, sid, *rest)
-        finally:
-            _done(sid)
-
-    server._handle_event = on_event
-    server._handle_event_internal = handled
-
-
 #: Socket.IO messages one connection may send (bucket size, refill a second), counted as
 #: Engine.IO reads them: before any task is started or any JSON decoded for them. Far
 #: above an honest page (a few events a second, a few queued ones after a reconnection)
@@ -473,68 +424,6 @@ FIRST_MESSAGES = 8
 #: A connection whose credentials come back from a bar for flooding starts with this
 #: many messages and is cut after this many drops.
 PROBATION_MESSAGES, PROBATION_STRIKES = 2, 5
-
-
-def gate_messages(eio, scale: float = 1.0, on_cut=None, is_console=None) -> None:
-    """Wrap ``eio`` (the Engine.IO server under Socket.IO) so a connection that writes
-    messages faster than MESSAGE_LIMIT has the excess dropped unread, and one that goes
-    on past MESSAGE_STRIKES is cut off at the transport (after ``on_cut(eio_sid)``, when
-    given). A logged-in console (``is_console(eio_sid)``) is not counted: a dropped
-    message is never answered, and the GM, trusted with the console secret, must never
-    wait for an answer that will not come (scripted consoles, like the browser tests',
-    send hundreds of messages a second); its events keep their buckets and the
-    in-flight gate, which answer.
-
-    The per-event limits of :class:`FloodGuard` answer an honest client that went too
-    fast; this one is for a client that does not wait for answers at all. A flood of
-    thousands of packets reaches the server in one read: each would otherwise cost a
-    task and a JSON decoding before any limit saw it (bench/faults.py, flood phase).
-    """
-    from engineio.exceptions import SocketIsClosedError
-
-    if scale <= 0 or getattr(eio, "_facilitator_gate", False):
-        return getattr(eio, "_facilitator_gate", None) or None
-    trigger = eio._trigger_event
-    buckets = TokenBuckets()
-    capacity, rate = MESSAGE_LIMIT[0] * scale, MESSAGE_LIMIT[1] * scale
-    dropped: dict[str, int] = {}
-    probation: set[str] = set()
-
-    def gated(event, *args, **kwargs):
-        if event == "message" and args:
-            eio_sid = args[0]
-            if is_console is not None and is_console(eio_sid):
-                return trigger(event, *args, **kwargs)
-            if eio_sid not in buckets:          # a new connection: a small first burst
-                buckets.put(eio_sid, FIRST_MESSAGES * scale, capacity, rate)
-            if not buckets.take(eio_sid, capacity, rate):
-                count = dropped.get(eio_sid, 0) + 1
-                strikes = PROBATION_STRIKES if eio_sid in probation else MESSAGE_STRIKES
-                if count < strikes * max(scale, 1):
-                    dropped[eio_sid] = count
-                    return None
-                dropped.pop(eio_sid, None)
-                probation.discard(eio_sid)
-                if on_cut is not None:
-                    on_cut(eio_sid)
-                # Raised inside Engine.IO's read of the packet: it stops reading this
-                # connection and closes it (WebSocket), or disconnects it (polling).
-                raise SocketIsClosedError()
-        elif event == "disconnect" and args:
-            dropped.pop(args[0], None)
-            probation.discard(args[0])
-            buckets.drop([args[0]])
-        return trigger(event, *args, **kwargs)
-
-    def on_probation(eio_sid: str) -> None:
-        """The connection ``eio_sid`` comes back from a bar: it starts over with
-        PROBATION_MESSAGES and is cut after PROBATION_STRIKES drops."""
-        probation.add(eio_sid)
-        buckets.put(eio_sid, PROBATION_MESSAGES * scale, capacity, rate)
-
-    eio._trigger_event = gated
-    eio._facilitator_gate = on_probation
-    return on_probation
 
 
 #: Bytes one WebSocket connection's reader takes from its socket (bucket size, refill a
@@ -595,51 +484,3 @@ class _PacedSocket:
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
-
-
-def pace_websocket_reads(eio, scale: float = 1.0) -> None:
-    """Make ``eio``'s WebSocket connections (gevent, simple-websocket) read with
-    :class:`_PacedSocket` (READ_LIMIT times ``scale``). Nothing to do in other modes,
-    or when already done."""
-    websocket = (eio._async or {}).get("websocket")
-    if eio.async_mode != "gevent" or websocket is None or getattr(websocket, "_paced", False):
-        return
-
-    def paced_thread(make_thread):
-        def start(target, *args, **kwargs):
-            connection = getattr(target, "__self__", None)     # simple_websocket's Base
-            if connection is not None and getattr(connection, "sock", None) is not None:
-                connection.sock = _PacedSocket(connection.sock, eio.sleep, scale)
-            return make_thread(target, *args, **kwargs)
-        return start
-
-    class PacedWebSocket(websocket):
-        _paced = True
-
-        def __init__(self, handler, server, *args, **kwargs):
-            super().__init__(handler, server, *args, **kwargs)
-            arguments = getattr(self, "server_args", None)
-            if isinstance(arguments, dict) and arguments.get("thread_class") is not None:
-                arguments["thread_class"] = paced_thread(arguments["thread_class"])
-
-        def __call__(self, environ, start_response):
-            """Serve the connection; when Engine.IO is done with it, end it at once.
-
-            simple-websocket reads with a thread of its own, on a duplicate of the
-            socket, until the client answers the close: a connection cut for flooding
-            has megabytes ahead of that answer, read at READ_LIMIT, and its client was
-            seen to learn of the cut only 25 s later (1-2 runs in 12 of
-            tests/live/test_flood.py). Shutting the socket down (not closing one of
-            its descriptors) ends it for both and tells the client now."""
-            try:
-                return super().__call__(environ, start_response)
-            finally:
-                connection = getattr(self, "ws", None)
-                sock = getattr(connection, "sock", None)
-                if sock is not None:
-                    try:
-                        sock.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass        # already closed: nothing left to end
-
-    eio._async = {**eio._async, "websocket": PacedWebSocket}

@@ -14,11 +14,10 @@ import orjson
 from flask import current_app, request, session
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
-from ..games.partida import Refusal
+from ..games import Refusal, kind, names
 from . import rooms
 from .audience import GM, PROJECTOR, TEAM, Audience, decode_device_token, device_admitted
-from .flood import FloodGuard, gate_events, gate_messages, guard_scale, pace_websocket_reads
-from .timers import OPS
+from .flood import FloodGuard
 from ..web.auth import gm_logged_in      # the console's own check of its session
 
 log = logging.getLogger(__name__)
@@ -62,15 +61,13 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
 
 
 #: The fields each client event's payload may hold (docs/protocol.md): any other is refused.
-FIELDS = {"act": ("id", "action"), "timer": ("op", "seconds"),
-          "request_exchange": ("id", "give", "take"), "dismiss_exchange": ("team",),
-          "sync": ("seq",), "draft": ("for", "key", "text", "writer")}
+FIELDS = {"act": ("id", "action"), "sync": ("seq",), "draft": ("for", "key", "text", "writer")}
 
 
-def _unknown_field(event: str, payload: dict) -> dict | None:
+def _unknown_field(event: str, payload: dict, fields=None) -> dict | None:
     """The ``format`` refusal of a payload with a field ``event`` does not have, else None."""
     for key in payload:
-        if key not in FIELDS[event]:
+        if key not in (FIELDS[event] if fields is None else fields):
             return _refusal("format", f"unknown field {key!r}"[:120] + f" in '{event}'")
     return None
 
@@ -126,22 +123,7 @@ def register(socketio) -> None:
         return live().presence.get(request.sid)
 
     def flood() -> FloodGuard:
-        guard = current_app.extensions.get("facilitator_flood")
-        if guard is None:
-            # On the first connection of each server (handlers are registered before it
-            # exists): flood.MAX_IN_FLIGHT, checked before any handler task starts.
-            guard = FloodGuard.from_config(current_app.config)
-            if guard_scale(current_app.config) > 0:
-                server = socketio.server
-                # A connection cut for flooding bars its credentials for a while (flood.bar).
-                gate_events(server, on_cut=guard.bar)
-                guard.on_probation = gate_messages(
-                    server.eio, guard_scale(current_app.config),
-                    on_cut=lambda eio_sid: guard.bar(server.manager.sid_from_eio_sid(eio_sid, "/")),
-                    is_console=guard.is_console)
-                pace_websocket_reads(server.eio, guard_scale(current_app.config))
-            current_app.extensions["facilitator_flood"] = guard
-        return guard
+        return current_app.extensions["facilitator_flood"]
 
     def guarded(handler):
         """Answer refusals and unexpected errors with an error acknowledgement; an event
@@ -240,37 +222,6 @@ def register(socketio) -> None:
             return _refusal("format", "the action id must be text of 1 to 64 characters")
         return live().act(audience, payload["action"], client_id)
 
-    @socketio.on("timer")
-    @guarded
-    def on_timer(audience: Audience, payload):
-        if not isinstance(payload, dict) or payload.get("op") not in OPS:
-            return _refusal("format", f"send {{\"op\": one of {', '.join(OPS)}}}")
-        if (unknown := _unknown_field("timer", payload)) is not None:
-            return unknown
-        seconds = payload.get("seconds", 30)
-        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= 3600:
-            return _refusal("format", "seconds must be a whole number from 1 to 3600")
-        return live().timer(audience, payload["op"], seconds)
-
-    @socketio.on("request_exchange")
-    @guarded
-    def on_request_exchange(audience: Audience, payload):
-        if not isinstance(payload, dict):
-            return _refusal("format", 'send {"give": [...], "take": "desvio"}')
-        if (unknown := _unknown_field("request_exchange", payload)) is not None:
-            return unknown
-        # "id" is accepted and ignored: a request sent again replaces the team's pending one.
-        return live().request_exchange(audience, payload.get("give"), payload.get("take"))
-
-    @socketio.on("dismiss_exchange")
-    @guarded
-    def on_dismiss_exchange(audience: Audience, payload):
-        team = payload.get("team") if isinstance(payload, dict) else None
-        if not isinstance(team, int) or isinstance(team, bool):
-            return _refusal("format", 'send {"team": N}')
-        if (unknown := _unknown_field("dismiss_exchange", payload)) is not None:
-            return unknown
-        return live().dismiss_exchange(audience, payload["team"])
 
     @socketio.on("draft")
     @guarded
@@ -321,12 +272,22 @@ def register(socketio) -> None:
         log.exception("socket error: %s", error)
         return _refusal("server", "the server could not do this; nothing changed")
 
-    # -- issue 13: the GM shows the expected answer on the projector (a display choice,
-    # not an action of the record, R-V1): {"show": true|false} -> {"ok": true}.
-    @socketio.on("show_answer")
-    @guarded
-    def on_show_answer(audience: Audience, payload):
-        if not isinstance(payload, dict) or not isinstance(payload.get("show"), bool) \
-                or set(payload) - {"show"}:
-            return _refusal("format", 'send {"show": true} or {"show": false}')
-        return live().show_answer(audience, payload["show"])
+    # The events a game's screens add (a partida's timer): each handed to the game as
+    # {"do": EVENT, **payload}. A game whose kind has no such event refuses it.
+    def game_event(event: str):
+        def handler(audience: Audience, payload):
+            if not isinstance(payload, dict):
+                return _refusal("format", f"send an object with '{event}'")
+            spec = kind(live().store.kind_of(audience.game_id) or "").events.get(event)
+            if spec is None:
+                return _refusal("format", f"this game takes no '{event}'")
+            if (unknown := _unknown_field(event, payload, spec["fields"])) is not None:
+                return unknown
+            action = {key: value for key, value in payload.items() if key != "id"}
+            return live().act(audience, {"do": event, **action})
+        handler.__name__ = f"on_{event}"
+        return handler
+
+    events = sorted({event for name in names() for event in kind(name).events})
+    for event in events:
+        socketio.on(event)(guarded(game_event(event)))

@@ -1,35 +1,24 @@
-"""A class game on the screens (issue 15): the class's league on the projector, and
-students' names kept off the public screens.
+"""A class game on the screens: the class's league on the projector, and students'
+names kept off the public screens.
 
 A game made from a class (:mod:`facilitator.store.classes`) may show the class's league
 on its projector before its first action and once it is over, when the GM asks for it
 (``league_shown``, kept with the game's link to its class). The class's
-``projector_names`` says whether the projector may show students' names:
+``projector_names`` says whether the projector may show students' names: when it may
+not, the game's views leave them out (``LiveMatch.screens(names=False)``) and the
+league lists this game's teams instead of students
+(:func:`facilitator.classes.league.league_payload`).
 
-- true: the league's students, best first (the first :data:`LEAGUE_ROWS`), with their
-  points; the screens get spokespersons' and representatives' names as before;
-- false: the league of this game's teams instead, each the sum of the league points of
-  the members present in it, and no student's name in any projector's or team's
-  ``state``: the spokespersons and representatives of the view (the turn's and the
-  history's) are left out, except a team's own in its own view (its page lists its
-  members already: they are the names it chooses from).
-
-The GM's ``state`` carries ``league_shown`` in a class game. The engine knows nothing of
-classes: all of this is added here to the per-audience messages of
-:func:`facilitator.live.snapshots.snapshots`.
+The GM's ``state`` carries ``league_shown`` in a class game. The games know nothing of
+classes: the live layer adds this to the messages of a class game's screens.
 """
 from __future__ import annotations
 
 import threading
 import time
 
-from ..classes.league import league as league_table
-from ..classes.league import number, shared_ranks
+from ..classes.league import league_payload
 from ..store import classes as stored
-from .audience import GM, PROJECTOR, TEAM
-
-#: Students the projector's league lists at most (the rest are counted in ``more``).
-LEAGUE_ROWS = 10
 
 #: Seconds a class game's link (shown or not, names or not) is taken as read: a burst of
 #: connections asks the database once. The GM's own changes forget it at once.
@@ -38,54 +27,10 @@ INFO_SECONDS = 2.0
 #: Seconds a computed league is reused for the same game at the same seq.
 LEAGUE_SECONDS = 10.0
 
-PEOPLE = ("spokespersons", "representatives")
-
-
-def league_time(game) -> bool:
+def league_time(match) -> bool:
     """Whether the league may be on the projector: before the game's first action, or
     once the game is over."""
-    return game.seq == 0 or game.state.over
-
-
-def league_payload(klass: dict, summaries: list, game, lineup: list[list[int]]) -> dict:
-    """The projector's ``league`` of a class game: ``{"by", "scheme", "games", "rows",
-    "more"}``. ``by`` is ``students`` (rows ``{"rank", "name", "points", "games",
-    "team"}``: ``team`` the student's team in this game or null) when the class lets the
-    projector show names, else ``teams`` (rows ``{"rank", "team", "name", "points"}``:
-    this game's teams, each the sum of its present members' league points)."""
-    table = league_table(summaries, klass["students"], klass["league_scheme"])
-    out = {"scheme": table["scheme"], "games": len(table["games"])}
-    if klass["projector_names"]:
-        team_of = {sid: number for number, ids in enumerate(lineup, start=1) for sid in ids}
-        rows = [{"rank": r["rank"], "name": r["name"], "points": r["points"], "games": r["games"],
-                 "team": team_of.get(r["student"])} for r in table["students"]]
-        return {"by": "students", **out, "rows": rows[:LEAGUE_ROWS],
-                "more": max(0, len(rows) - LEAGUE_ROWS)}
-    points = {r["student"]: r["points"] for r in table["students"]}
-    rows = []
-    for team in game.state.teams:
-        ids = lineup[team.number - 1] if len(lineup) >= team.number else []
-        rows.append({"team": team.number, "name": team.name,
-                     "points": number(sum(points.get(s, 0) for s in ids))})
-    rows.sort(key=lambda r: (-r["points"], r["team"]))
-    shared_ranks(rows)
-    return {"by": "teams", **out,
-            "rows": [{"rank": r["rank"], "team": r["team"], "name": r["name"],
-                      "points": r["points"]} for r in rows], "more": 0}
-
-
-def _without_names(view: dict, keep: int | None) -> dict:
-    """``view`` with the spokespersons and representatives of its turn and history left
-    out, but for team ``keep``'s own (None: every one left out). ``view`` is not changed."""
-    own = None if keep is None else str(keep)
-
-    def kept(entry: dict) -> dict:
-        out = dict(entry)
-        for field in PEOPLE:
-            names = entry.get(field) or {}
-            out[field] = {k: v for k, v in names.items() if str(k) == own}
-        return out
-    return {**view, "turn": kept(view["turn"]), "history": [kept(h) for h in view["history"]]}
+    return match.seq == 0 or match.over
 
 
 class ClassScreens:
@@ -149,7 +94,7 @@ class ClassScreens:
         once per :data:`LEAGUE_SECONDS` for one seq); None if the class is gone.
 
         Loads the class's games: never call it while holding a game's lock."""
-        key = (game.seq, game.state.over, info["projector_names"])
+        key = (game.seq, game.over, info["projector_names"])
         now = time.monotonic()
         with self._lock:
             cached = self._leagues.get(game_id)
@@ -158,7 +103,8 @@ class ClassScreens:
         klass = stored.get_class(self.database, info["class_id"])
         if klass is None:
             return None
-        summaries = stored.summaries(self.database, self.store, info["class_id"])
+        from ..classes.summaries import summaries
+        summaries = summaries(self.database, self.store, info["class_id"])
         payload = league_payload(klass, summaries, game, info["lineup"])
         with self._lock:
             self._leagues[game_id] = (key, now, payload)
@@ -177,27 +123,6 @@ class ClassScreens:
         return {"shown": info["league_shown"], "names": info["projector_names"],
                 "league": None if computed is None else computed[1],
                 "computed": None if computed is None else computed[0]}
-
-    @staticmethod
-    def apply(messages: list, overlay: dict | None) -> list:
-        """The messages of every audience with what a class game adds: the GM's
-        ``league_shown``, the projector's ``league``, and, when the class keeps names off
-        the projector, no other team's spokesperson or representative in a team's view
-        and none in the projector's."""
-        if overlay is None:
-            return messages
-        out = []
-        for audience, message in messages:
-            message = dict(message)
-            if audience.role == GM:
-                message["league_shown"] = overlay["shown"]
-            elif audience.role == PROJECTOR and overlay["league"] is not None:
-                message["league"] = overlay["league"]
-            if audience.role in (TEAM, PROJECTOR) and not overlay["names"]:
-                message["view"] = _without_names(
-                    message["view"], audience.team if audience.role == TEAM else None)
-            out.append((audience, message))
-        return out
 
     @staticmethod
     def key(overlay: dict | None) -> tuple:

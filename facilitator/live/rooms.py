@@ -12,6 +12,11 @@ def team_room(game_id: int, team: int) -> str:
     return f"game:{game_id}:team:{team}"
 
 
+def table_room(game_id: int) -> str:
+    """The shared screens of a game's table: they receive the table's view."""
+    return f"game:{game_id}:table"
+
+
 def public_room(game_id: int) -> str:
     """The projectors of a game: they receive the public view."""
     return f"game:{game_id}:public"
@@ -32,4 +37,6 @@ def room_of(audience) -> str:
         return gm_room(audience.game_id)
     if audience.role == "team":
         return team_room(audience.game_id, audience.team)
+    if audience.role == "table":
+        return table_room(audience.game_id)
     return public_room(audience.game_id)

@@ -2,7 +2,7 @@
 
 Pure Python on top of the engine, like the engine itself: no web, no database.
 """
-from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
+from ..games.partida.analysis import cards_by_author_and_type, participation, timeline, turn_rows
 from .exports import results_xlsx, standings_csv, summary_json, turns_csv
 
 __all__ = ["cards_by_author_and_type", "participation", "results_xlsx", "standings_csv", "summary_json",

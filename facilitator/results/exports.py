@@ -8,7 +8,7 @@ import io
 
 from ..games.partida import Game
 from ..questions.csv_bank import neutralise
-from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
+from ..games.partida.analysis import cards_by_author_and_type, participation, timeline, turn_rows
 
 
 def _csv(header: list[str], rows: list[list]) -> str:

@@ -5,7 +5,7 @@ from collections import Counter
 
 from sqlalchemy import delete, func, insert, select
 
-from ..games.partida import QUESTION_TYPES, Question
+from ..questions import QUESTION_TYPES, Question
 from ..questions import load_bank, question_type, write_csv
 from ..questions.text import clean, fold, slugify
 from .database import Database

@@ -1,13 +1,12 @@
-"""Classes in the database (issue 15): their students, their games and what adds up
-across those games (the league and participation of :mod:`facilitator.classes`).
+"""Classes in the database: their students and their links to their games.
 
-Every function takes the :class:`~facilitator.store.database.Database`; the ones that
-read games' results also take the :class:`~facilitator.store.games.GameStore`, whose
-replays they reuse.
+Every function takes the :class:`~facilitator.store.database.Database` (what adds up
+across a class's games, its league and participation, is
+:mod:`facilitator.classes.summaries`'s: the store keeps no game's rules).
 """
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, select, update
 
 from ..classes import GameSummary, StudentEntry, roster_names
 from ..classes.league import SCHEMES, TeamResult
@@ -210,77 +209,29 @@ def game_roster(students: list[dict], lineup: list[list[int]]) -> list[list[str]
     return [[unique[s] for s in team] for team in lineup]
 
 
-def _summary(game, row: GameRow, link: ClassGameRow) -> GameSummary:
-    standings = {r["team"]: r for r in game.standings()}
-    roster = game.settings.extra.get("roster") or []
-    by_name: dict[tuple[int, str], int] = {}
-    for team, ids in enumerate(link.lineup, start=1):
-        names = roster[team - 1] if len(roster) >= team and isinstance(roster[team - 1], list) else []
-        for name, sid in zip(names, ids):
-            by_name[(team, name.casefold())] = sid
-
-    def who(team: object, name: str) -> int | None:
-        return by_name.get((int(team), " ".join(name.split()).casefold()))
-
-    spoke: dict[int, int] = {}
-    represented: dict[int, int] = {}
-    turns = list(game.state.history)
-    if game.state.turn is not None and not game.state.over:
-        turns.append({"spokespersons": game.state.turn.spokespersons,
-                      "representatives": game.state.turn.representatives})
-    for entry in turns:
-        for kind, counts in (("spokespersons", spoke), ("representatives", represented)):
-            for team, name in (entry.get(kind) or {}).items():
-                sid = who(team, name)
-                if sid is not None:
-                    counts[sid] = counts.get(sid, 0) + 1
-    teams = tuple(TeamResult(team=t.number, name=t.name, rank=standings[t.number]["rank"],
-                             score=float(standings[t.number]["score"]),
-                             students=tuple(link.lineup[t.number - 1]
-                                            if len(link.lineup) >= t.number else ()))
-                  for t in game.state.teams)
-    return GameSummary(game_id=row.id, name=row.name, date=row.created_at.date().isoformat(),
-                       over=game.state.over, kept=link.kept, teams=teams, spoke=spoke,
-                       represented=represented)
+def hide_league(change, game_id: int) -> None:
+    """With ``change`` (a change of game ``game_id``, facilitator.store.games): the
+    class's league is no longer shown on its projector."""
+    change.write(update(ClassGameRow).where(
+        ClassGameRow.game_id == game_id, ClassGameRow.league_shown.is_(True))
+        .values(league_shown=False))
 
 
-def summaries(database: Database, store, class_id: int) -> list[GameSummary]:
-    """The class's games that have begun (at least one action), oldest first, as the
-    league and participation read them."""
+def set_league_shown(change, game_id: int, shown: bool) -> bool:
+    """With ``change``: show (or hide) the class's league on game ``game_id``'s
+    projector. False if the game was not made from a class."""
+    found = change.read(select(ClassGameRow.game_id).where(ClassGameRow.game_id == game_id))
+    if found is None:
+        return False
+    change.write(update(ClassGameRow).where(ClassGameRow.game_id == game_id)
+                 .values(league_shown=shown))
+    return True
+
+
+def class_links(database: Database, class_id: int) -> list[ClassGameRow]:
+    """The links of a class's games to it, oldest game first (detached rows)."""
     with database.session() as session:
         links = list(session.scalars(select(ClassGameRow).where(
             ClassGameRow.class_id == class_id).order_by(ClassGameRow.game_id)))
         session.expunge_all()
-    out = []
-    for link in links:
-        loaded = store.load(link.game_id)
-        if loaded is None or loaded[0].seq == 0:
-            continue
-        game, row = loaded
-        out.append(_summary(game, row, link))
-    return out
-
-
-def read_questions(database: Database, store, class_id: int, bank_name: str | None = None) -> set[str]:
-    """The ids of the questions read (R-Q1: used) in the class's games; with
-    ``bank_name``, only in its games made from that bank."""
-    read: set[str] = set()
-    for game_id in class_game_ids(database, class_id):
-        loaded = store.load(game_id)
-        if loaded is None:
-            continue
-        game, row = loaded
-        if bank_name is None or row.bank_name == bank_name:
-            read |= set(game.state.used)
-    return read
-
-
-def speaking_counts(database: Database, store, class_id: int) -> dict[int, int]:
-    """How many times each student has spoken this term (spokesperson or representative,
-    in every game of the class, the running one included)."""
-    counts: dict[int, int] = {}
-    for summary in summaries(database, store, class_id):
-        for source in (summary.spoke, summary.represented):
-            for sid, n in source.items():
-                counts[sid] = counts.get(sid, 0) + n
-    return counts
+    return links

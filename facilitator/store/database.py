@@ -4,8 +4,8 @@ SQLite (the default) runs in WAL mode with ``synchronous=FULL``, so an action
 whose commit returned survives a crash or a power cut; every write transaction
 starts with ``BEGIN IMMEDIATE``, which serialises writers across processes.
 PostgreSQL serialises per game with ``SELECT ... FOR UPDATE`` on the game row,
-or, for a change written in one statement, with the row's version (``xmin``):
-the update applies only to the version the change was decided on.
+or, for a change written in one statement, with the row's ``version``: the
+update applies only to the version the change was decided on.
 """
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ ACTION_INSERT = ActionRow.__table__.insert()
 GAME_UPDATE = GameRow.__table__.update().where(GameRow.__table__.c.id == bindparam("game_id"))
 #: The columns of a stored action that ``append`` writes, and those that hold JSON.
 ACTION_FIELDS = ("game_id", "seq", "action", "client_id", "sent_by", "created_at",
-                 "timer_before")
-JSON_FIELDS = frozenset({"action", "timer_before", "timer", "exchange_requests"})
+                 "live_before")
+JSON_FIELDS = frozenset({"action", "live_before", "live", "removed_devices", "settings"})
 
 
 class Database:
@@ -145,10 +145,10 @@ class Database:
         return LiveRow(found) if found is not None else None
 
     def append(self, connection: Connection, game_id: int, actions: list[dict],
-               values: dict) -> int | None:
+               values: dict) -> None:
         """Store ``actions`` (rows of ACTION_FIELDS) of game ``game_id`` and set
-        ``values`` (column → value) on its row, in ``connection``'s transaction.
-        Returns the row's new version (see ``LiveRow.version``), or None.
+        ``values`` (column → value, the row's new ``version`` among them) on its row, in
+        ``connection``'s transaction.
 
         On PostgreSQL, one statement (the inserts as a common table expression of the
         update): one round trip to the database instead of two. A second action with
@@ -158,19 +158,16 @@ class Database:
             if actions:
                 connection.execute(ACTION_INSERT, actions)
             connection.execute(GAME_UPDATE, {"game_id": game_id, **values})
-            return None
+            return
         columns = tuple(values)
         sql = _plain_append(len(actions), columns)
-        found = _driver(connection).execute(sql, _append_params(game_id, actions, values,
-                                                                columns)).fetchone()
-        return found[0] if found is not None else None
+        _driver(connection).execute(sql, _append_params(game_id, actions, values, columns))
 
     def append_if_unchanged(self, game_id: int, actions: list[dict], values: dict,
-                            version: int) -> int | None:
+                            version: int) -> bool:
         """``append`` in one statement of its own, applied only if game ``game_id``'s row
-        is still at ``version``: the row's new version, or None (and nothing stored)
-        when anything changed the row since, or it is gone. PostgreSQL through
-        psycopg only (``plain_sql``).
+        is still at ``version``: False (and nothing stored) when anything changed the
+        row since, or it is gone. PostgreSQL through psycopg only (``plain_sql``).
 
         The statement is its own transaction (autocommit): the update takes the row's
         lock, waits for any other writer and looks at the row again, so a change made
@@ -196,7 +193,7 @@ class Database:
             raise
         finally:
             pooled.close()
-        return int(found) if found is not None else None
+        return found is not None
 
     @contextmanager
     def _autocommit(self):
@@ -238,11 +235,8 @@ def _driver(connection: Connection):
     return connection.connection.driver_connection
 
 
-#: A row's version: PostgreSQL's ``xmin``, the transaction that wrote this version of the
-#: row (any update writes a new one; a lock does not), as a number.
-ROW_VERSION = "xmin::text::bigint"
 _COLUMN_LIST = ", ".join(column.name for column in LIVE_COLUMNS)
-PLAIN_LIVE_ROW = f"SELECT {_COLUMN_LIST}, {ROW_VERSION} AS version FROM games WHERE id = %s"
+PLAIN_LIVE_ROW = f"SELECT {_COLUMN_LIST} FROM games WHERE id = %s"
 PLAIN_LIVE_ROW_LOCKED = PLAIN_LIVE_ROW + " FOR UPDATE"
 
 
@@ -271,8 +265,7 @@ def _append_params(game_id: int, actions: list[dict], values: dict,
 @functools.lru_cache(maxsize=32)
 def _plain_append(count: int, columns: tuple[str, ...]) -> str:
     """``append``'s statement for ``count`` actions and the game's ``columns``."""
-    update = (f"UPDATE games SET {', '.join(f'{name} = %s' for name in columns)} "
-              f"WHERE id = %s RETURNING {ROW_VERSION}")
+    update = f"UPDATE games SET {', '.join(f'{name} = %s' for name in columns)} WHERE id = %s"
     if not count:
         return update
     row = "(" + ", ".join(["%s"] * len(ACTION_FIELDS)) + ")"
@@ -286,7 +279,7 @@ def _plain_append_if(count: int, columns: tuple[str, ...]) -> str:
     inserts of ``count`` actions joined to what the update returns (none if it
     updated nothing)."""
     update = (f"UPDATE games SET {', '.join(f'{name} = %s' for name in columns)} "
-              f"WHERE id = %s AND xmin = %s::text::xid RETURNING {ROW_VERSION} AS version")
+              f"WHERE id = %s AND version = %s RETURNING version")
     if not count:
         return update
     # Values in a VALUES list are typed by their casts, not by the columns they go to.

@@ -1,71 +1,79 @@
-"""The game repository: create games, load them, and change them through one path.
+"""The game repository: one way into the store for every game of every kind.
 
-Every change of a game goes through ``GameStore.transact``: the game row is
-locked, the in-memory game is brought up to the database's sequence number,
-the change is checked by the engine and appended, and the transaction
-commits. On PostgreSQL, a game whose row this process knows at its current
-version is changed in one statement instead, which applies only if the row
-is still that version (else the locked way follows). Only after the commit
-does the caller broadcast, so no screen ever shows a state that a restart
-would lose.
+A game's rules are its kind's (``facilitator.games``): the store keeps what every
+game has (its kind, settings and content, its accepted actions in order, what its
+screens show between actions, where its clock stands) and knows a game only
+through its kind's ``load`` and its match's ``act``.
+
+Every write of a game goes through ``GameStore.transact``: the game row is locked,
+the match is brought up to the database's sequence number, the change runs on it,
+and one write stores the actions it appended with the row, whose ``version`` it
+bumps; then the transaction commits. On PostgreSQL, a game whose row this process
+holds at its current version is changed in one statement instead, which applies
+only if the row is still at that version (else the locked way follows). Only after
+the commit does the caller broadcast, so no screen ever shows a state that a
+restart would lose.
+
+What this process holds of a game (its match and row, and the size of its record)
+is held with the row's version: ``transact`` is the only writer of game rows, so
+what it committed is what the database holds until another process writes (and
+``current`` reads it then).
 """
 from __future__ import annotations
 
-import html as html_module
-import json
-import re
-import secrets
-import sys
 import threading
 import time
-import weakref
 from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Callable
 
 from sqlalchemy import delete, select
 
-from ..games.partida import Game, Question, Refusal, parse_action, parse_settings
-from ..games.partida.actions import Representative, Spokesperson
-from ..games.partida.record import FORMAT
+from ..games import Refusal, Role, kind
+from ..games.protocol import CLOCK, GM, Played
+from .budget import RecordBudget
+from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .database import INTEGRITY_ERRORS, Database
+from .deadlines import Deadlines
 from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
                      utcnow)
+from .names import GameNames
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
 GameRef = namedtuple("GameRef", "id ended_at removed_devices")
 
-#: Letters for join codes: no 0/O, 1/I/L, so a code read off a projector is typed right.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-JOIN_CODE_LENGTH = 8       # 31^8 ≈ 8.5e11 codes: not guessed in a lecture
+#: How many of a game's latest actions this process keeps the screens' state of: an
+#: undo puts back what the screens showed before the action it takes back, mostly a
+#: recent one.
+KEPT_BEFORES = 64
 
+#: Seconds a game whose row another writer changed takes the locked path only: its
+#: match, played on in vain, is loaded again, which the locked path need not do.
+CONTENDED_SECONDS = 30.0
 
-def new_code(length: int = JOIN_CODE_LENGTH) -> str:
-    """A random code from CODE_ALPHABET."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-def normalise_code(text: str) -> str:
-    """A typed code as stored: upper case, without spaces or dashes."""
-    return "".join(ch for ch in text.upper() if ch.isalnum())[:32]
+#: Columns of the game row a change may set besides what its actions decide.
+ROW_EXTRAS = frozenset({"name", "removed_devices"})
 
 
 @dataclass
 class Change:
-    """What one transaction did to a game; handed to the function given to ``transact``."""
+    """What one transaction does to a game; handed to the function given to ``transact``."""
 
-    game: Game
+    match: object
     row: LiveRow
     sent_by: str
     played: list[int] = field(default_factory=list)     # seq of each action appended
     duplicate_of: int | None = None                      # seq of an action sent twice
-    _connection: object = None
-    unchanged: bool = False         # an informational action that changed nothing: not stored
+    unchanged: bool = False         # the change changed nothing: not stored, not shown
     appended: list[dict] = field(default_factory=list)   # the actions' rows, to store
+    extras: dict = field(default_factory=dict)           # other columns of the row to set
     #: Whether the change runs in a transaction holding the game row's lock (see
     #: ``GameStore.transact``): only then may it write more than the game row.
     locked: bool = True
+    _connection: object = None
     _database: Database | None = None       # outside the locked path, for ``read``
+    _store: "GameStore | None" = None
+    _budget: RecordBudget | None = None
 
     def read(self, statement):
         """The first value of ``statement``, read with the change (a query only; outside
@@ -76,272 +84,172 @@ class Change:
             return connection.scalar(statement)
 
     def write(self, statement) -> None:
-        """Run ``statement``, a write beyond the game row (another table), in the
-        change's transaction. Outside the locked path the change starts again on it."""
+        """Run ``statement``, a write of another table tied to this game (its class
+        link), in the change's transaction. Outside the locked path the change starts
+        again on it. The game row's version is bumped with it, so every process reads
+        the game again."""
         if not self.locked:
             raise _LockNeeded
         self._connection.execute(statement)
+        self.unchanged = False
 
-    def play(self, action: dict, client_id: str | None = None,
-             timer_before: dict | None = None) -> int:
-        """Check ``action`` with the engine and append it; returns its sequence number.
+    def set(self, **columns) -> None:
+        """Set other columns of the game row (``ROW_EXTRAS``) with the change."""
+        unknown = set(columns) - ROW_EXTRAS
+        if unknown:
+            raise ValueError(f"a change does not set {sorted(unknown)}")
+        self.extras.update(columns)
+
+    def act(self, action: object, by: Role, now: float, client_id: str | None = None) -> Played:
+        """Hand ``action`` from ``by`` at ``now`` to the game (a Refusal is the game's
+        answer) and keep what it appended; returns what it did.
 
         ``client_id``: the sender's id of the action. The database refuses a second
-        action with the same id in the game (see ``GameStore.transact``).
-        ``timer_before``: the live timer as the screens showed it just before the
-        action (kept so that an undo can put it back, R-G1).
-        """
-        parsed = parse_action(action)
-        if _names_again(self.game, parsed):
-            self.game.check(parsed)     # refused as it would be (R-T4, R-U9, R-O5), else:
-            self.unchanged = True       # nothing to store, nothing to broadcast
-            return self.game.seq
-        _within_cap(self.game, parsed, self.sent_by)
-        self.game.play(parsed)
-        seq = self.game.seq
-        # Stored with the game row's update when the change is done (Database.append).
-        self.appended.append({"game_id": self.row.id, "seq": seq, "action": parsed.to_dict(),
-                              "client_id": client_id, "sent_by": self.sent_by,
-                              "created_at": utcnow(), "timer_before": timer_before})
-        self.played.append(seq)
-        return seq
+        action with the same id in the game (see ``GameStore.transact``)."""
+        played = self.match.act(action, by, now, before_of=self.before_of)
+        if not played.changed:
+            self.unchanged = not (self.appended or self.played)
+            return played
+        if played.actions:
+            self._budget.take(played.actions, gm=by.kind in (GM, CLOCK))
+        first = self.match.seq - len(played.actions)
+        for n, (data, before) in enumerate(zip(played.actions, played.befores), start=1):
+            # The sender's id goes with the action it sent, the last one it caused.
+            last = n == len(played.actions)
+            self.appended.append({"game_id": self.row.id, "seq": first + n, "action": data,
+                                  "client_id": client_id if last else None,
+                                  "sent_by": self.sent_by, "created_at": utcnow(),
+                                  "live_before": before})
+            self.played.append(first + n)
+        return played
 
+    def play(self, action: dict, client_id: str | None = None) -> int:
+        """``act`` for the GM, now: a record action as the console sends it; its seq."""
+        self.act(action, Role.gm(), time.time(), client_id)
+        return self.match.seq
 
-#: The cap of a game's record (docs/deploy.md, "Flood limits"): a full 6-team, 6-round
-#: game is ~700 actions and ~0.2 MB. Past it an action is refused with ``limit``; the GM
-#: (and the timer) keep a reserve above the teams' cap, to end or correct the game.
-MAX_ACTIONS = 5_000
-MAX_RECORD_BYTES = 1_800_000
-GM_RESERVE_ACTIONS, GM_RESERVE_BYTES = 100, 200_000
-#: The record's re-upload limit (config MAX_CONTENT_LENGTH and web/results.py): the cap
-#: with the reserve stays under it, with room for the upload's envelope.
-UPLOAD_LIMIT = 2 * 1024 * 1024
-assert MAX_RECORD_BYTES + GM_RESERVE_BYTES < UPLOAD_LIMIT - 50_000
-
-#: game → [actions of its log counted, bytes of its record so far, the action last
-#: checked against the cap and its bytes] (see ``record_bytes`` and ``_within_cap``).
-_RECORD_SIZES: "weakref.WeakKeyDictionary[Game, list]" = weakref.WeakKeyDictionary()
-
-
-def indented_size(value: object) -> tuple[int, int]:
-    """The UTF-8 bytes and lines of ``json.dumps(value, ensure_ascii=False, indent=1)``,
-    without writing it that way.
-
-    An indent makes ``json`` use its pure-Python encoder, whose nested functions form
-    a reference cycle on every call (two per action, left to the garbage collector).
-    The compact C encoding with the same separators holds the same characters but for
-    the line breaks and indents, which depend only on the nesting: counted here.
-    """
-    compact = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
-    size, lines = len(compact.encode("utf-8")), 1
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        children = (item.values() if isinstance(item, dict)
-                    else item if isinstance(item, (list, tuple)) else None)
-        if not children:
-            continue
-        # Each element on a line of its own, indented one more; the closing one, as deep.
-        count = len(children)
-        size += count * (depth + 2) + depth + 1
-        lines += count + 1
-        stack.extend((child, depth + 1) for child in children)
-    return size, lines
-
-
-def _action_bytes(data: dict) -> int:
-    """Bytes an action takes in the downloaded record (``json.dumps(..., indent=1)``,
-    UTF-8, each line indented two more, and its separator)."""
-    size, lines = indented_size(data)
-    return size + 2 * lines + 2
-
-
-#: Question → (bytes, lines) of its indented JSON: games of one bank share their
-#: questions (``_shared_question``), so each is counted once, not once a game.
-_QUESTION_SIZES: "weakref.WeakKeyDictionary[Question, tuple[int, int]]" = \
-    weakref.WeakKeyDictionary()
-
-
-def _questions_bytes(questions) -> int:
-    """What a record's list of ``questions`` adds to an empty one ("[]"), indented."""
-    total = count = 0
-    for question in questions:
-        size = _QUESTION_SIZES.get(question)
-        if size is None:
-            size = _QUESTION_SIZES[question] = indented_size(question.to_dict())
-        # At depth 2: each of its lines two spaces further in, after a line break and
-        # two spaces, and a comma after all but the last.
-        total += size[0] + 2 * (size[1] - 1) + 3 + 1
-        count += 1
-    # Less the last one's comma; the closing bracket on a line of its own ("\n ]").
-    return total - 1 + 2 if count else 0
-
-
-def record_bytes(game: Game, name: str = "") -> int:
-    """The size of ``game``'s record as the GM downloads it, counted once per action."""
-    entry = _RECORD_SIZES.get(game)
-    if entry is None:
-        empty = {"format": FORMAT, "name": name, "settings": game.settings.to_dict(),
-                 "questions": [], "actions": []}
-        # + 1: a list that holds actions closes on a line of its own ("\n ]", not "[]").
-        entry = _RECORD_SIZES[game] = [0, indented_size(empty)[0] + 1
-                                       + _questions_bytes(game.questions.values()), None, 0]
-    log = game.log
-    if entry[0] < len(log):
-        entry[1] += sum(entry[3] if a is entry[2] else _action_bytes(a.to_dict())
-                        for a in log[entry[0]:])
-        entry[0] = len(log)
-    return entry[1]
-
-
-def _within_cap(game: Game, action, sent_by: str) -> None:
-    """Refuse (``limit``) an action past the game's cap of actions or bytes."""
-    gm = not sent_by.startswith("team")
-    most = MAX_ACTIONS + (GM_RESERVE_ACTIONS if gm else 0)
-    if game.seq >= most:
-        raise Refusal("limit", f"this game holds {game.seq} actions, the most a game may "
-                               f"hold{' for a team' if not gm else ''}: nothing more is stored")
-    budget = MAX_RECORD_BYTES + (GM_RESERVE_BYTES if gm else 0)
-    size = _action_bytes(action.to_dict())
-    if record_bytes(game) + size > budget:
-        raise Refusal("limit", f"this game's record is near {budget // 1000} KB, the most a "
-                               f"game may hold: nothing more is stored")
-    # Counted once: played next, it is the action record_bytes adds to the record.
-    _RECORD_SIZES[game][2:] = [action, size]
-
-
-def _names_again(game: Game, action) -> bool:
-    """Whether ``action`` names the spokesperson or representative already named for
-    that team in this turn (it would change nothing)."""
-    if isinstance(action, Spokesperson):
-        return game.state.turn.spokespersons.get(action.team) == action.name
-    if isinstance(action, Representative):
-        return game.state.turn.representatives.get(action.team) == action.name
-    return False
+    def before_of(self, seq: int) -> dict | None:
+        """What the screens showed just before action ``seq`` of this game (None for an
+        action stored without it). What is stored with an action never changes."""
+        return self._store._before_of(self, seq)
 
 
 class _LockNeeded(Exception):
     """A change outside the locked path wants to write more than the game row."""
 
 
-#: How many of a game's latest actions this process keeps the stored timer of: an undo
-#: puts back the timer kept with the action it takes back (R-G1), mostly a recent one.
-KEPT_TIMERS = 64
+@dataclass
+class _Held:
+    """What this process holds of one game: its match and its row at a version, and the
+    size of its record (counted when first needed)."""
 
-#: How many of the newest games' public ids and watch codes a process learns at once
-#: (``GameStore._named``); an older game's are looked up one by one.
-NAMED_AT_ONCE = 2000
-
-#: Seconds a game whose row another writer changed takes the locked path only: its
-#: engine game, played on in vain, is loaded again, which the locked path need not do.
-CONTENDED_SECONDS = 30.0
+    match: object
+    row: LiveRow | None
+    budget: RecordBudget | None = None
 
 
 class GameStore:
-    """Games in the database, with their replayed engine state cached per process."""
+    """Games in the database, with their matches held per process (see the module)."""
 
     def __init__(self, database: Database):
         self.database = database
-        self._games: dict[int, Game] = {}
-        # Each game's row as this process last read or wrote it (on PostgreSQL at its
-        # version: a change can then be written in one statement, ``_transact_at_version``).
-        self._rows: dict[int, LiveRow] = {}
+        self._held: dict[int, _Held] = {}
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
-        self._timers: dict[int, dict[int, dict | None]] = {}   # game → seq → timer kept
-        # What never changes in a game's life: the game a public id or a watch code names.
-        self._public_ids: dict[str, int] = {}
-        self._watch_codes: dict[str, int] = {}
-        self._naming = threading.Lock()
-        self._named_after = 0                     # the newest game whose names are known
+        self._befores: dict[int, dict[int, dict | None]] = {}   # game → seq → screens before
+        self.names = GameNames(database)
+        self.deadlines = Deadlines()
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._deadlines: dict[int, float] = {}   # timers this process saw committed or loaded
 
     def forget(self) -> None:
-        """Drop every cached game (the database behind the store changed)."""
+        """Drop everything held (the database behind the store changed)."""
         with self._guard:
-            self._games.clear()
-            self._rows.clear()
+            self._held.clear()
             self._contended.clear()
-            self._timers.clear()
-            self._public_ids.clear()
-            self._watch_codes.clear()
-            self._named_after = 0
-            self._deadlines.clear()
+            self._befores.clear()
+        self.names.forget()
+        self.deadlines.forget()
 
-    # -- timers this process knows of --------------------------------------------------
+    # -- the clocks --------------------------------------------------------------------
 
     def earliest_deadline(self) -> float | None:
-        """The first running timer's deadline among the games this process saw, if any."""
-        return min(self._deadlines.values(), default=None)
+        """The first clock's deadline among the games this process saw, if any."""
+        return self.deadlines.earliest()
 
     def forget_deadlines_until(self, now: float) -> None:
         """Drop the deadlines already past (the watcher has just dealt with them)."""
-        with self._guard:
-            for game_id in [g for g, d in self._deadlines.items() if d <= now]:
-                del self._deadlines[game_id]
+        self.deadlines.forget_until(now)
 
-    def _saw_deadline(self, game_id: int, deadline: float | None) -> None:
-        if deadline is None:
-            self._deadlines.pop(game_id, None)
-        else:
-            self._deadlines[game_id] = deadline
+    def due_games(self, now: float) -> list[int]:
+        """Games whose clock's deadline has passed (one plain query)."""
+        with self.database.read() as connection:
+            return list(connection.scalars(select(GameRow.id).where(
+                GameRow.deadline.is_not(None), GameRow.deadline <= now)))
 
     # -- creating and finding games ------------------------------------------------
 
-    def create_game(self, name: str, settings: dict, questions: list[Question],
-                    bank_name: str | None = None) -> int:
-        """Create a game (settings checked by the engine: a Refusal names the rule)."""
-        parsed = parse_settings(settings)
+    def create_game(self, game_kind: str, name: str, settings: dict, content: object = None,
+                    bank_name: str | None = None, link=None) -> int:
+        """Create a game of ``game_kind`` (its settings checked by the game: a Refusal
+        names the rule). ``link(session, row)``: what to store with it in the same
+        transaction (its content's images, a class's lineup)."""
+        found = kind(game_kind)
+        match = found.new(settings, content) if content is not None else found.new(settings)
+        stored_settings, stored_content = found.stored(match)
         with self.database.session() as session:
-            row = GameRow(name=name.strip()[:200] or "Partida", settings=parsed.to_dict(),
-                          questions=[q.to_dict() for q in questions], seq=0,
-                          watch_code=new_code(12), timer={}, exchange_requests=[],
-                          bank_name=bank_name)
+            row = GameRow(kind=game_kind, name=name.strip()[:200] or found.name.capitalize(),
+                          settings=stored_settings, content=stored_content, seq=0,
+                          watch_code=new_code(WATCH_CODE_LENGTH), live=match.live,
+                          deadline=match.deadline(), version=0, bank_name=bank_name)
             session.add(row)
             session.flush()
-            if bank_name and any("image:" in q.text_html + q.answer_html for q in questions):
-                row.questions = _game_images(session, row.questions, bank_name, row.public_id)
-            used = set()
-            for team in range(1, parsed.team_count + 1):
-                code = new_code()
-                while code in used or session.get(JoinCodeRow, code) is not None:
-                    code = new_code()
+            if link is not None:
+                link(session, row)
+            used: set[str] = set()
+            for seat in range(1, _seats(match) + 1):
+                code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
                 used.add(code)
-                session.add(JoinCodeRow(code=code, game_id=row.id, team=team))
+                session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
             game_id, public_id, watch_code = row.id, row.public_id, row.watch_code
-            stored_settings, stored_questions = row.settings, row.questions
+            stored = row.content
         # A game made here is known here: its first screens ask nothing to find it, and
-        # its engine game is built from what was just stored, not read back and parsed
-        # again when the first screen connects.
-        self._public_ids[public_id] = game_id
-        self._watch_codes[watch_code] = game_id
-        self._games[game_id] = _new_engine_game(stored_settings, stored_questions)
+        # its match is built from what was just stored, not read back and parsed again
+        # when the first screen connects.
+        self.names.learnt(game_id, public_id, watch_code)
+        self._held[game_id] = _Held(found.load(stored_settings, stored, [], match.live), None)
         return game_id
 
-    def import_record(self, record: dict, name: str) -> int:
-        """Store a replayable ``partida/1`` record as a game, every action included."""
-        from ..games.partida import replay
-        game = replay(record)
-        game_id = self.create_game(name, record["settings"],
-                                   [_sanitised(q) for q in game.questions.values()])
-        with self.lock(game_id), self.database.session() as session:
-            row = self.database.lock_game(session, game_id)
-            for seq, action in enumerate(game.log, start=1):
-                session.add(ActionRow(game_id=game_id, seq=seq, action=action.to_dict(),
-                                      sent_by="record"))
-            row.seq, row.over, row.winner = game.seq, game.state.over, _winner(game)
-            row.ended_at = _ended_at(row, game)
-        self._forget_state(game_id)
+    def import_record(self, record: dict, name: str, content=None) -> int:
+        """Store a replayable record as a game, every action included; ``content``: its
+        content as it is to be stored (sanitised), else the record's."""
+        found = kind_of(record)
+        match = found.replay(record)
+        settings, stored = found.stored(match)
+        game_id = self.create_game(found.name, name, settings,
+                                   content if content is not None else stored)
+        actions = record.get("actions") or []
+
+        def store_all(c: Change) -> None:
+            c.match.follow(actions)
+            for seq, action in enumerate(actions, start=1):
+                c.appended.append({"game_id": game_id, "seq": seq, "action": action,
+                                   "client_id": None, "sent_by": "record",
+                                   "created_at": utcnow(), "live_before": None})
+            c.played.extend(range(1, len(actions) + 1))
+        self.transact(game_id, "record", store_all)
+        held = self._held.get(game_id)
+        if held is not None:
+            held.budget = None           # counted again, with the record's actions
         return game_id
 
     def list_games(self) -> list[GameRow]:
-        """Every game, newest first."""
-        with self.database.session() as session:
-            return list(session.scalars(select(GameRow).order_by(GameRow.id.desc())))
+        """Every game, newest first (its content not read)."""
+        with self.database.read() as connection:
+            found = connection.execute(select(*LIVE_COLUMNS).order_by(GameRow.id.desc()))
+            return [LiveRow(values) for values in found.mappings()]
 
     def row(self, game_id: int) -> GameRow | None:
-        """The game row (settings, timer, codes loaded), or None."""
+        """The game row (settings, content, codes loaded), or None."""
         with self.database.session() as session:
             row = session.get(GameRow, game_id)
             if row is not None:
@@ -353,14 +261,22 @@ class GameStore:
         with self.database.read() as connection:
             return connection.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
 
+    def kind_of(self, game_id: int) -> str | None:
+        """Which game ``game_id`` is, or None."""
+        held = self._held.get(game_id)
+        if held is not None:
+            return held.match.kind
+        with self.database.read() as connection:
+            return connection.scalar(select(GameRow.kind).where(GameRow.id == game_id))
+
     def find_join_code(self, code: str) -> JoinCodeRow | None:
-        """The team a join code belongs to, or None."""
+        """The seat a join code belongs to, or None."""
         with self.database.session() as session:
             return session.get(JoinCodeRow, normalise_code(code))
 
     def find_public_id(self, public_id: str) -> GameRef | None:
         """The game a device token names by its public id: its id, when it ended and the
-        devices the GM removed (one indexed query; the questions are not read), or None."""
+        devices the GM removed (one indexed query; the content is not read), or None."""
         if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
             return None
         with self.database.read() as connection:
@@ -371,51 +287,13 @@ class GameStore:
                 if found is not None else None
 
     def game_of_public_id(self, public_id: object) -> int | None:
-        """The id of the game a device token names by its public id, or None. Read once
-        per process: a game's public id never changes and is never another game's (a
-        deleted game's id then finds no game to load)."""
-        if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
-            return None
-        return self._named(self._public_ids, GameRow.public_id, public_id)
+        """The id of the game a device token names by its public id, or None (read once
+        per process: a game's public id never changes and is never another game's)."""
+        return self.names.of_public_id(public_id)
 
     def game_of_watch_code(self, code: object) -> int | None:
-        """The id of the game a projector's watch code shows, or None (read once per
-        process, as ``game_of_public_id``)."""
-        if not isinstance(code, str) or not 0 < len(code) < 40:
-            return None
-        return self._named(self._watch_codes, GameRow.watch_code, normalise_code(code))
-
-    def _named(self, known: dict[str, int], column, value: str) -> int | None:
-        found = known.get(value)
-        if found is None:
-            # One lookup at a time, and each learns the names of every game made since
-            # the last one: the devices of a hundred games reconnecting after a restart
-            # ask the database once, not once a game.
-            with self._naming:
-                found = known.get(value)
-                if found is None:
-                    self._learn_new_games()
-                    found = known.get(value)
-                if found is None:         # an older game than those learnt, or none
-                    with self.database.read() as connection:
-                        found = connection.scalar(select(GameRow.id).where(column == value))
-                    if found is not None:
-                        known[value] = found
-        return found
-
-    def _learn_new_games(self) -> None:
-        """Learn the public id and watch code of the games made since the newest one
-        this process knows of (ids are never reused), NAMED_AT_ONCE at the most."""
-        with self.database.read() as connection:
-            found = connection.execute(
-                select(GameRow.id, GameRow.public_id, GameRow.watch_code)
-                .where(GameRow.id > self._named_after)
-                .order_by(GameRow.id.desc()).limit(NAMED_AT_ONCE)).all()
-        for game_id, public_id, watch_code in found:
-            self._public_ids[public_id] = game_id
-            self._watch_codes[watch_code] = game_id
-        if found:
-            self._named_after = max(self._named_after, found[0][0])
+        """The id of the game a projector's watch code shows, or None."""
+        return self.names.of_watch_code(code)
 
     def seq_of(self, game_id: int) -> int | None:
         """Game ``game_id``'s seq as the database has it now (one light query), or None."""
@@ -428,36 +306,40 @@ class GameStore:
             return connection.scalar(select(GameRow.public_id).where(GameRow.id == game_id))
 
     def rotate_code(self, game_id: int, team: int) -> str | None:
-        """Give team ``team`` of game ``game_id`` a fresh join code; the old one stops
+        """Give seat ``team`` of game ``game_id`` a fresh join code; the old one stops
         working (devices that already joined stay). The new code, or None if there is
-        no such game or team."""
+        no such game or seat."""
         with self.lock(game_id), self.database.session() as session:
-            row = self.database.lock_game(session, game_id)
-            if row is None or not 1 <= team <= len(row.settings["teams"]):
+            seats = session.scalar(select(JoinCodeRow.team).where(
+                JoinCodeRow.game_id == game_id, JoinCodeRow.team == team).limit(1))
+            if seats is None:
                 return None
             session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id,
                                                       JoinCodeRow.team == team))
-            code = new_code()
-            while session.get(JoinCodeRow, code) is not None:
-                code = new_code()
+            code = fresh_code(lambda c: session.get(JoinCodeRow, c) is not None)
             session.add(JoinCodeRow(code=code, game_id=game_id, team=team))
             return code
 
     def remove_device(self, game_id: int, device: str) -> bool:
         """Refuse device ``device``'s token in game ``game_id`` from now on; False if
         there is no such game."""
-        with self.lock(game_id):
-            with self.database.session() as session:
-                row = self.database.lock_game(session, game_id)
-                if row is None:
-                    return False
-                removed = list(row.removed_devices or [])
-                if device not in removed:
-                    row.removed_devices = [*removed, device]
-            # The row has a new version: the next change reads it, locked, instead of
-            # finding its one statement refused and loading the game again.
-            self.forget_row(game_id)
-            return True
+        def removed(c: Change) -> None:
+            listed = list(c.row.removed_devices or [])
+            if device not in listed:
+                c.set(removed_devices=[*listed, device])
+        try:
+            self.transact(game_id, "gm", removed)
+        except Refusal:
+            return False
+        return True
+
+    def rename(self, game_id: int, name: str) -> bool:
+        """Give game ``game_id`` another name; False if there is no such game."""
+        try:
+            self.transact(game_id, "gm", lambda c: c.set(name=name.strip()[:200] or c.row.name))
+        except Refusal:
+            return False
+        return True
 
     def find_watch_code(self, code: str) -> LiveRow | None:
         """The game a projector's watch code shows (its live columns), or None."""
@@ -479,19 +361,12 @@ class GameStore:
     def forget_game(self, game_id: int) -> None:
         """Drop everything this process keeps of game ``game_id`` (it was deleted)."""
         with self._guard:
-            self._forget_state(game_id)
+            self._held.pop(game_id, None)
             self._contended.pop(game_id, None)
-            self._timers.pop(game_id, None)
-            for names in (self._public_ids, self._watch_codes):
-                for name in [name for name, named in names.items() if named == game_id]:
-                    del names[name]
-            self._deadlines.pop(game_id, None)
+            self._befores.pop(game_id, None)
             self._locks.pop(game_id, None)
-
-    def _forget_state(self, game_id: int) -> None:
-        # The engine game and the row go together: the fast path needs both as they were.
-        self._games.pop(game_id, None)
-        self._rows.pop(game_id, None)
+        self.names.forget(game_id)
+        self.deadlines.forget(game_id)
 
     # -- the state -------------------------------------------------------------------
 
@@ -500,79 +375,91 @@ class GameStore:
         with self._guard:
             return self._locks.setdefault(game_id, threading.Lock())
 
-    def load(self, game_id: int) -> tuple[Game, LiveRow] | None:
-        """The game replayed up to the database's last action, and its row's live columns."""
+    def current(self, game_id: int):
+        """What game ``game_id`` is now, as the database has it: ``(match, row)``, or None
+        if there is no such game. Reads the row; the match held is brought up to it."""
         with self.lock(game_id):
             row = self.database.read_live_row(game_id)
             if row is None:
                 return None
-            self._saw_deadline(game_id, row.timer_deadline)
-            game = self._games.get(game_id)
-            if game is None or game.seq != row.seq:
-                # Each read stands alone: the actions up to the row's seq are there.
-                with self.database.read() as connection:
-                    game = self._current(connection, row)
-            self._rows[game_id] = row           # what the database holds (at its version)
-            return game, row
+            self.deadlines.saw(game_id, row.deadline)
+            with self.database.read() as connection:
+                held = self._caught_up(connection, row)
+            return held.match, row
 
-    def held(self, game_id: int) -> tuple[Game, LiveRow] | None:
+    # The former name, for the screens' first read.
+    load = current
+
+    def held(self, game_id: int):
         """The game and its row as this process last read or wrote them, asking nothing
         of the database; None when it holds no such pair.
 
         Current only where nothing but this process writes the database, which its
-        caller knows (one process, no message queue: every change goes through it).
-        Every write of a game row outside ``transact`` drops what is held of it
-        (``forget_row``), or forgets the game.
-        """
-        game, row = self._games.get(game_id), self._rows.get(game_id)
-        if (game is None or row is None or game.seq != row.seq
+        caller knows (one process, no message queue: every write goes through
+        ``transact`` here)."""
+        held = self._held.get(game_id)
+        if (held is None or held.row is None or held.match.seq != held.row.seq
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
-        return game, row
+        return held.match, held.row
 
-    def forget_row(self, game_id: int) -> None:
-        """Game ``game_id``'s row was written outside ``transact``: what this process
-        holds of it is no longer what the database has (the next read loads it)."""
-        self._rows.pop(game_id, None)
+    def held_seq(self, game_id: int) -> int | None:
+        """The seq of the match this process holds of game ``game_id``, or None."""
+        held = self._held.get(game_id)
+        return held.match.seq if held is not None else None
 
-    def _current(self, connection, row: LiveRow | GameRow) -> Game:
-        """The engine game of ``row``, brought to the row's seq (``connection``: a
-        Connection or a Session; outside a transaction each read stands alone, so
+    def _caught_up(self, connection, row: LiveRow) -> _Held:
+        """The match of ``row``, brought to the row's seq and screens' state
+        (``connection``: a Connection; outside a transaction each read stands alone, so
         only the actions up to the row's seq are played)."""
-        game = self._games.get(row.id)
-        if game is None or game.seq > row.seq:
-            questions = connection.scalar(select(GameRow.questions).where(GameRow.id == row.id))
-            game = _new_engine_game(row.settings, questions)
-        if game.seq < row.seq:
-            missing = connection.scalars(select(ActionRow.action).where(
-                ActionRow.game_id == row.id, ActionRow.seq > game.seq,
-                ActionRow.seq <= row.seq).order_by(ActionRow.seq))
-            for action in missing:
-                game.play(parse_action(action))
-        self._games[row.id] = game
-        return game
+        held = self._held.get(row.id)
+        found = kind(row.kind)
+        if held is None or held.match.seq > row.seq:
+            content = connection.scalar(select(GameRow.content).where(GameRow.id == row.id))
+            actions = list(connection.scalars(select(ActionRow.action).where(
+                ActionRow.game_id == row.id, ActionRow.seq <= row.seq).order_by(ActionRow.seq)))
+            held = _Held(found.load(row.settings, content, actions, row.live), row)
+        elif held.match.seq < row.seq or held.row is None or held.row.version != row.version:
+            missing = list(connection.scalars(select(ActionRow.action).where(
+                ActionRow.game_id == row.id, ActionRow.seq > held.match.seq,
+                ActionRow.seq <= row.seq).order_by(ActionRow.seq)))
+            held.match.follow(missing, row.live)
+            if held.budget is not None and missing:
+                held.budget = None          # counted again when next needed
+        held.row = row
+        self._held[row.id] = held
+        return held
+
+    def _budget(self, held: _Held, row: LiveRow) -> RecordBudget:
+        """The size of a held game's record, counted once (then kept with each action)."""
+        if held.budget is None:
+            found = kind(row.kind)
+            settings, content = found.stored(held.match)
+            record = found.record(settings, content, [], row.name)
+            held.budget = RecordBudget(record, held.match.seq, held.match.record()["actions"])
+        return held.budget
 
     def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None],
                  client_id: str | None = None) -> Change:
-        """Run ``change`` on the locked, current game and commit what it played.
+        """Run ``change`` on the locked, current game and commit what it did.
 
-        A Refusal raised by ``change`` rolls everything back and leaves the
-        cached game as the database has it. ``client_id``: the id of the action
-        ``change`` plays; if the game already holds an action with that id (a
-        device sent it again), nothing changes and the result's ``duplicate_of``
-        is its sequence number. The id is looked up only when the action fails
-        (refused by the engine, or refused by the database's unique index), so
-        the usual path costs no query for it.
-        """
+        A Refusal raised by ``change`` rolls everything back and leaves what this
+        process holds as the database has it. ``client_id``: the id of the action
+        ``change`` plays; if the game already holds an action with that id (a device
+        sent it again), nothing changes and the result's ``duplicate_of`` is its
+        sequence number. The id is looked up only when the action fails (refused by
+        the game, or by the database's unique index), so the usual path costs no query
+        for it."""
         try:
             return self._transact(game_id, sent_by, change)
         except (Refusal, *INTEGRITY_ERRORS):
-            seq = self._seq_of_client_id(game_id, client_id) if client_id else None
+            seq = self.seq_of_client_id(game_id, client_id) if client_id else None
             if seq is None:
                 raise
-            return Change(game=None, row=None, sent_by=sent_by, duplicate_of=seq)
+            return Change(match=None, row=None, sent_by=sent_by, duplicate_of=seq)
 
-    def _seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
+    def seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
+        """The seq of game ``game_id``'s action sent with id ``client_id``, or None."""
         with self.database.read() as connection:
             return connection.scalar(select(ActionRow.seq).where(
                 ActionRow.game_id == game_id, ActionRow.client_id == client_id))
@@ -583,201 +470,173 @@ class GameStore:
                 result = self._transact_at_version(game_id, sent_by, change)
                 if result is not None:
                     return result
+            moved = False
             try:
                 with self.database.transaction() as connection:
                     row = self.database.live_row(connection, game_id, lock=True)
                     if row is None:
-                        raise Refusal("format", f"there is no game {game_id}")
-                    game = self._current(connection, row)
-                    result = Change(game=game, row=row, sent_by=sent_by, _connection=connection)
+                        raise Refusal("not_found", f"there is no game {game_id}")
+                    held = self._caught_up(connection, row)
+                    result = Change(match=held.match, row=row.copy(), sent_by=sent_by,
+                                    _connection=connection, _store=self,
+                                    _budget=self._budget(held, row))
+                    before = _mark(held.match)
+                    moved = True          # until the change is done, the match may move
                     change(result)
+                    moved = False
+                    if result.unchanged and not result.extras:
+                        return result
                     values = _row_values(result)
-                    # The actions played and one UPDATE of what a change may touch;
-                    # the row object is then set to match, as the callers see it.
-                    version = self.database.append(connection, game_id, result.appended, values)
-                    _set(row, values, version)
-                self._committed(row, result.appended)
+                    self.database.append(connection, game_id, result.appended, values)
+                    _set(result.row, values)
+                self._committed(result.row, result.appended)
             except Refusal:
-                if result_played(locals()):
+                # A refused change leaves the match as it was, but for what it did before
+                # it was refused (a verdict that first locked the writing): then forget it.
+                if moved and _mark(self._held[game_id].match) != before \
+                        if game_id in self._held else False:
+                    self._forget_state(game_id)
+                elif not moved and result_pending(locals()):
                     self._forget_state(game_id)
                 raise
             except BaseException:
-                # The engine may have moved on before the failure: forget it.
+                # The match may have moved on before the failure: forget it.
                 self._forget_state(game_id)
                 raise
             return result
 
     def _transact_at_version(self, game_id: int, sent_by: str,
                              change: Callable[[Change], None]) -> Change | None:
-        """The change on this process's game and row as they were last read or written,
+        """The change on this process's match and row as they were last read or written,
         stored in one statement that applies only if the row is still at that version
         (PostgreSQL): one round trip instead of four (begin, lock, write, commit).
 
         None when it cannot be: nothing known of the game, another writer changed the
-        row meanwhile, the change writes more than the row, or it is refused (the
-        engine may have judged a state older than the database's). The caller then
-        takes the locked path, which decides on the database's state.
-        """
-        known, game = self._rows.get(game_id), self._games.get(game_id)
-        if (known is None or known.version is None or game is None or game.seq != known.seq
+        row meanwhile, the change writes more than the row, or it is refused (the game
+        may have judged a state older than the database's). The caller then takes the
+        locked path, which decides on the database's state."""
+        held = self._held.get(game_id)
+        if (held is None or held.row is None or held.match.seq != held.row.seq
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
-        row = known.copy()          # the known row stays as the database has it
-        result = Change(game=game, row=row, sent_by=sent_by, locked=False,
-                        _database=self.database)
+        known = held.row
+        result = Change(match=held.match, row=known.copy(), sent_by=sent_by, locked=False,
+                        _database=self.database, _store=self, _budget=self._budget(held, known))
+        budget = (result._budget.count, result._budget.bytes)
+        before = _mark(held.match)
         try:
             change(result)
+            if result.unchanged and not result.extras:
+                return result
             values = _row_values(result)
-            version = self.database.append_if_unchanged(game_id, result.appended, values,
-                                                        known.version)
+            stored = self.database.append_if_unchanged(game_id, result.appended, values,
+                                                       known.version)
         except (Refusal, _LockNeeded):
-            if result.played:
+            self._undo_count(held, budget)
+            if _mark(held.match) != before:        # it moved before it was refused
                 self._forget_state(game_id)
             return None
         except BaseException:
             self._forget_state(game_id)
             raise
-        if version is None:
-            # Another process or a page changed the row: an engine game that played on
-            # in vain is loaded again; for a while this game takes the locked path.
-            if result.played:
-                self._forget_state(game_id)
-            else:
-                self._rows.pop(game_id, None)
+        if not stored:
+            # Another process or a page changed the row: a match that played on in vain
+            # is loaded again; for a while this game takes the locked path.
+            self._forget_state(game_id)
             self._contended[game_id] = time.monotonic() + CONTENDED_SECONDS
             return None
-        _set(row, values, version)
-        self._committed(row, result.appended)
+        _set(result.row, values)
+        self._committed(result.row, result.appended)
         return result
 
+    @staticmethod
+    def _undo_count(held: _Held, budget: tuple[int, int]) -> None:
+        if held.budget is not None:
+            held.budget.count, held.budget.bytes = budget
+
+    def _forget_state(self, game_id: int) -> None:
+        # The match and the row go together: the fast path needs both as they were.
+        self._held.pop(game_id, None)
+
     def _committed(self, row: LiveRow, appended: list[dict]) -> None:
-        """Keep what a committed change left: the row at its version, the timer's deadline,
-        the timers stored with its actions."""
-        self._rows[row.id] = row
-        self._saw_deadline(row.id, row.timer_deadline)
+        """Keep what a committed change left: the row at its version, the clock's
+        deadline, the screens' state stored with its actions."""
+        held = self._held.get(row.id)
+        if held is not None:
+            held.row = row
+        self.deadlines.saw(row.id, row.deadline)
         if appended:
-            kept = self._timers.setdefault(row.id, {})
+            kept = self._befores.setdefault(row.id, {})
             for action in appended:
-                kept[action["seq"]] = action["timer_before"]
-            while len(kept) > KEPT_TIMERS:
+                kept[action["seq"]] = action["live_before"]
+            while len(kept) > KEPT_BEFORES:
                 del kept[next(iter(kept))]          # the oldest: seqs come in order
 
-    def timer_before(self, change: "Change", seq: int) -> dict | None:
-        """The timer kept with action ``seq`` of the game ``change`` is changing (None for
-        actions stored before timers were kept): as this process stored it, else read
-        with the change. What is stored with an action never changes."""
-        kept = self._timers.get(change.row.id)
+    def _before_of(self, change: Change, seq: int) -> dict | None:
+        kept = self._befores.get(change.row.id)
         if kept is not None and seq in kept:
             return kept[seq]
-        return change.read(select(ActionRow.timer_before).where(
+        return change.read(select(ActionRow.live_before).where(
             ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 
     def record(self, game_id: int) -> dict | None:
-        """The game's ``partida/1`` record, from the database."""
+        """The game's record (its kind's format), from the database."""
         with self.database.session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
             actions = session.scalars(select(ActionRow.action).where(
                 ActionRow.game_id == game_id).order_by(ActionRow.seq))
-            return {"format": FORMAT, "name": row.name, "settings": row.settings,
-                    "questions": row.questions, "actions": list(actions)}
+            return kind(row.kind).record(row.settings, row.content, list(actions), row.name)
 
 
-def _sanitised(question: Question) -> Question:
-    """A record's question with its formatted forms sanitised again: a record is a file
-    anyone may have edited (its images, which are not in the record, are dropped)."""
-    from dataclasses import replace
+def _mark(match) -> tuple:
+    """Where a match stands: its seq and the screens' state (a refused change that left
+    it elsewhere made it unlike the database's)."""
+    return match.seq, match.live
 
-    from ..questions.formatting import sanitise
-    return replace(question, **{key: sanitise(value, available=set()).html
-                                for key in ("text_html", "answer_html")
-                                if (value := getattr(question, key))})
+
+def result_pending(scope: dict) -> bool:
+    """Whether a failed transaction failed before its change began (nothing moved)."""
+    return False
+
+
+def kind_of(record: object):
+    """The kind of game a record declares, or a Refusal (``format``)."""
+    from ..games import kind_of_record
+    found = kind_of_record(record)
+    if found is None:
+        raise Refusal("format", "this is not the record of a game this facilitator plays")
+    return found
+
+
+def _seats(match) -> int:
+    """How many seats a game has (each gets a join code)."""
+    from ..games.protocol import SEAT
+    return sum(1 for role in match.audiences() if role.kind == SEAT)
 
 
 def _row_values(change: Change) -> dict:
-    """What a change sets on the game row: the live columns a change may touch, and with
-    an action played, where the game stands."""
-    row, game = change.row, change.game
-    values = {"timer": dict(row.timer or {}), "timer_deadline": row.timer_deadline,
-              "exchange_requests": list(row.exchange_requests or [])}
+    """What a change sets on the game row: the screens' state, the clock's deadline and
+    the new version; with an action played, where the game stands."""
+    row, match = change.row, change.match
+    values = {"live": match.live, "deadline": match.deadline(), "version": row.version + 1,
+              **change.extras}
     if change.played:
-        values.update(seq=game.seq, over=game.state.over, winner=_winner(game),
-                      ended_at=_ended_at(row, game))
+        values.update(seq=match.seq, over=match.over, winner=match.winner(),
+                      ended_at=_ended_at(row, match))
     return values
 
 
-def _set(row: LiveRow, values: dict, version: int | None) -> None:
-    """Set ``row`` to what was just stored: ``values``, at the row's new ``version``."""
+def _set(row: LiveRow, values: dict) -> None:
+    """Set ``row`` to what was just stored."""
     for name, value in values.items():
         setattr(row, name, value)
-    row.version = version
 
 
-def result_played(scope: dict) -> bool:
-    """Whether a failed transaction had already played an action on the cached game."""
-    result = scope.get("result")
-    return result is None or bool(result.played)
-
-
-def _new_engine_game(settings: dict, questions: list[dict]) -> Game:
-    # Games made from the same bank hold the same questions: a process serving a
-    # hundred games keeps one copy of each text (a bank of 120 questions is ~80 KB)
-    # and one Question of each (frozen: 11 KB a game less for a bank of 120).
-    return Game(parse_settings(settings), [_shared_question(q) for q in questions])
-
-
-#: Every Question some cached game holds, by its fields (gone with the last game).
-_QUESTIONS: weakref.WeakValueDictionary[tuple, Question] = weakref.WeakValueDictionary()
-
-
-def _shared_question(stored: dict) -> Question:
-    fields = tuple(_shared(stored.get(k, "")) for k in QUESTION_FIELDS)
-    question = _QUESTIONS.get(fields)
-    if question is None:
-        question = _QUESTIONS.setdefault(fields, Question(*fields))
-    return question
-
-
-#: The fields of a stored question, in the order ``Question`` takes them.
-QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes", "text_html",
-                   "answer_html")
-
-_BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
-
-
-def _game_images(session, questions: list[dict], bank_name: str, public_id: str) -> list[dict]:
-    """The game's questions with their bank images (``src="image:NAME"``) as URLs of
-    this game (``/g/<public_id>/img/<image id>``, served without login to its teams
-    and projector); an image the bank no longer has is dropped (its alt text stays)."""
-    from .models import BankImage, BankRow
-    names = {name for q in questions for key in ("text_html", "answer_html")
-             for name in _BANK_IMAGE.findall(q.get(key, ""))}
-    ids = dict(session.execute(select(BankImage.name, BankImage.id).join(
-        BankRow, BankRow.id == BankImage.bank_id).where(
-        BankRow.name == bank_name, BankImage.name.in_(names))).all())
-
-    def url(match: re.Match) -> str:
-        found = ids.get(html_module.unescape(match.group(1)))
-        return f'src="/g/{public_id}/img/{found}"' if found else 'src=""'
-    return [{**q, **{key: _BANK_IMAGE.sub(url, q[key]) for key in ("text_html", "answer_html")
-                     if q.get(key)}} for q in questions]
-
-
-def _shared(value: object) -> object:
-    return sys.intern(value) if type(value) is str else value
-
-
-def _ended_at(row: GameRow, game: Game):
+def _ended_at(row: LiveRow, match):
     """When the game ended: kept once set, now when it has just ended, None again when
     an undo reopens it (device tokens expire a grace period after this)."""
-    if not game.state.over:
+    if not match.over:
         return None
     return row.ended_at or utcnow()
-
-
-def _winner(game: Game) -> str | None:
-    if not game.state.over:
-        return None
-    first = [r["name"] for r in game.standings() if r["rank"] == 1]
-    return ", ".join(first)

@@ -1,8 +1,10 @@
 """The database tables (SQLAlchemy 2.x typed models).
 
-A game is its settings, its questions and its accepted actions, in order:
-exactly a ``partida/1`` record. The state is never stored; it is the replay
-of the actions, so what is stored can always be replayed to the same screen.
+A game is its kind, its settings, its content and its accepted actions, in
+order: exactly its record. The state is never stored; it is the replay of the
+actions, so what is stored can always be replayed to the same screen. What the
+screens show between actions (a clock, say) is kept as one value the game reads
+(``live``); the store does not look inside it.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ class Base(DeclarativeBase):
 
 
 class GameRow(Base):
-    """One game: its record's settings and questions, and its live extras (timer)."""
+    """One game: its kind, its record's settings and content, and the screens' state."""
 
     __tablename__ = "games"
     # AUTOINCREMENT: SQLite would otherwise give a deleted newest game's id to the next one.
@@ -41,23 +43,27 @@ class GameRow(Base):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: Which game this is (the registry's name, facilitator.games).
+    kind: Mapped[str] = mapped_column(String(20), default="partida", server_default="partida")
     settings: Mapped[dict] = mapped_column(JSON)
-    questions: Mapped[list] = mapped_column(JSON)
+    #: What the game is played with (a partida's questions), as its kind stores it.
+    content: Mapped[list] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(default=0)           # actions accepted so far
     over: Mapped[bool] = mapped_column(default=False)
     winner: Mapped[str | None] = mapped_column(String(200), default=None)
     watch_code: Mapped[str] = mapped_column(String(40), unique=True)
-    timer: Mapped[dict] = mapped_column(JSON, default=dict)
-    timer_deadline: Mapped[float | None] = mapped_column(default=None, index=True)
-    exchange_requests: Mapped[list] = mapped_column(JSON, default=list)
+    #: What the screens show between actions, as the game keeps it (not in the record).
+    live: Mapped[dict | None] = mapped_column(JSON, default=dict)
+    #: When the game's clock acts by itself (epoch seconds), if it runs.
+    deadline: Mapped[float | None] = mapped_column(default=None, index=True)
+    #: Bumped by every write of the row: a process holding the game at this version
+    #: holds what the database holds.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
     bank_name: Mapped[str | None] = mapped_column(String(200), default=None)
     #: When the game ended (R-O5, R-G3): its devices' tokens expire a grace period later.
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
     #: Device ids the GM removed from the game: their tokens are refused.
     removed_devices: Mapped[list] = mapped_column(JSON, default=list)
-    #: The turn whose expected answer the GM shows on the projector (issue 13): a display
-    #: choice, not in the record (R-V1); null when none, and past once that turn ends.
-    shown_answer_turn: Mapped[int | None] = mapped_column(default=None)
 
     actions: Mapped[list["ActionRow"]] = relationship(
         back_populates="game", order_by="ActionRow.seq", cascade="all, delete-orphan")
@@ -65,8 +71,8 @@ class GameRow(Base):
         back_populates="game", order_by="JoinCodeRow.team", cascade="all, delete-orphan")
 
 
-#: Every column of a game but its questions: what a change and the screens read of it.
-LIVE_COLUMNS = tuple(c for c in GameRow.__table__.c if c.name != "questions")
+#: Every column of a game but its content: what a change and the screens read of it.
+LIVE_COLUMNS = tuple(c for c in GameRow.__table__.c if c.name != "content")
 
 
 class LiveRow:
@@ -78,14 +84,11 @@ class LiveRow:
     --profile). Its attributes are set freely; nothing is written back by itself.
     """
 
-    __slots__ = (*(c.name for c in LIVE_COLUMNS), "version")
+    __slots__ = tuple(c.name for c in LIVE_COLUMNS)
 
     def __init__(self, values) -> None:
         for column in LIVE_COLUMNS:
             setattr(self, column.name, values[column.name])
-        #: Which version of the row this is, where the database tells (PostgreSQL's
-        #: ``xmin``: every update of the row changes it), else None.
-        self.version = values.get("version")
 
     def copy(self) -> "LiveRow":
         """Another LiveRow with the same values (the JSON values themselves shared: a
@@ -108,9 +111,10 @@ class ActionRow(Base):
     seq: Mapped[int]
     action: Mapped[dict] = mapped_column(JSON)
     client_id: Mapped[str | None] = mapped_column(String(64), default=None)
-    sent_by: Mapped[str] = mapped_column(String(20), default="gm")   # "gm" or "team:3"
-    #: The live timer as it was just before this action (R-G1: an undo puts it back).
-    timer_before: Mapped[dict | None] = mapped_column(JSON, default=None)
+    #: Who sent it: "gm", "seat:3" (a partida's team devices wrote "team:3"), "clock"...
+    sent_by: Mapped[str] = mapped_column(String(20), default="gm")
+    #: What the screens showed just before this action (an undo of it puts it back).
+    live_before: Mapped[dict | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[GameRow] = relationship(back_populates="actions")

@@ -6,7 +6,7 @@ import random
 from flask import Blueprint, jsonify, request
 
 from ..games.partida import Refusal, deal_students, parse_settings, propose_team_sizes
-from ..games.partida.numbers import is_unicode
+from ..games import is_unicode
 from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")

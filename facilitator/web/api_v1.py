@@ -35,7 +35,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..games.partida import (Question, Refusal, deal_students, parse_settings,
                       propose_team_sizes, replay)
-from ..games.partida.numbers import is_unicode
+from ..games import is_unicode
 from ..games.partida.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
 from ..i18n import translate
@@ -51,7 +51,8 @@ from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from .banks import (MAX_NAME, banks_listing, default_bank_name, export_response, import_bank,
                     refuse_cross_site_posts, upload_filename)
-from .console import create_game_from_setup, games_listing
+from ..services.games import create_from_setup
+from .console import games_listing
 from .links import public_base, team_links
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -403,7 +404,7 @@ def create_game():
         except Refusal as refusal:
             return refused(refusal, "class_list")
     try:
-        game_id = create_game_from_setup({"name": name or "", "settings": settings,
+        game_id = create_from_setup({"name": name or "", "settings": settings,
                                           "bank_id": bank_id, "roster": roster})
     except Refusal as refusal:
         return refused(refusal, "settings")

@@ -422,10 +422,10 @@ def _bank_or_404(bank_id: int) -> dict:
 def game_coverage(game_id: int) -> dict | None:
     """``{author: {type: unused}}`` of a game, from its own copy of the questions
     minus those already read; None when there is no such game."""
-    loaded = store.load(game_id)
+    loaded = store.current(game_id)
     if loaded is None:
         return None
-    game, _row = loaded
+    game = loaded[0].game
     return coverage(list(game.questions.values()), set(game.state.used))
 
 

@@ -20,7 +20,8 @@ from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks
 from .auth import gm_required, read_json
-from .console import create_game_from_setup, setup_defaults
+from ..classes.summaries import read_questions, summaries
+from ..services.games import create_from_setup, setup_defaults
 
 bp = Blueprint("classes", __name__, url_prefix="/console/classes")
 
@@ -129,8 +130,7 @@ def _refresh_screens(class_id: int) -> None:
     on its games' screens now, not when their cached class link expires."""
     live = current_app.extensions["facilitator_live"]
     for game_id in stored.class_game_ids(database, class_id):
-        live.classes.forget(game_id)
-        live.broadcast(game_id)
+        live.class_changed(game_id)
 
 
 @bp.post("/<int:class_id>/delete")
@@ -291,7 +291,7 @@ def questions(class_id: int):
     bank_id = chosen["id"]
     name, bank = bank_questions(database, bank_id)
     repeats = request.args.get("allow_repeats") in ("1", "true")
-    read = set() if repeats else stored.read_questions(database, store, class_id, name)
+    read = set() if repeats else read_questions(database, store, class_id, name)
     unread = coverage(bank, read)
     total = coverage(bank)
     turns = request.args.get("turns", "")
@@ -348,10 +348,10 @@ def new_game(class_id: int):
     allow_repeats = data.get("allow_repeats") is True
     leave_out = None
     if not allow_repeats and chosen is not None:
-        leave_out = stored.read_questions(database, store, class_id, chosen["name"])
+        leave_out = read_questions(database, store, class_id, chosen["name"])
     try:
         parse_settings(settings)
-        game_id = create_game_from_setup({"name": data.get("name") or klass["name"],
+        game_id = create_from_setup({"name": data.get("name") or klass["name"],
                                           "bank_id": bank_id, "settings": settings}, leave_out)
     except Refusal as refusal:
         return _refused(refusal.rule, refusal.message)
@@ -370,7 +370,7 @@ def _scheme(klass: dict) -> str:
 
 def _games(klass: dict) -> list:
     """The class's games as the league and participation read them (each replayed once)."""
-    return stored.summaries(database, store, klass["id"])
+    return summaries(database, store, klass["id"])
 
 
 @bp.route("/<int:class_id>/league.json")

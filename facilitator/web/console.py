@@ -7,15 +7,13 @@ from urllib.parse import urlsplit
 from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect,
                    render_template, request, session, url_for)
 
-from ..games.partida import Refusal
-from ..games.partida.settings import (DEFAULT_BANK_SPECIAL_CARDS, DEFAULT_DELIBERATION_SECONDS,
-                               DEFAULT_EXCHANGE_COST, DEFAULT_MAX_MEMBERS, DEFAULT_POINTS,
-                               DEFAULT_ROUNDS, DEFAULT_SPECIAL_CARDS)
 from ..extensions import database, store
-from ..store.banks import bank_questions, list_banks
+from ..games import Refusal
+from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_defaults
+from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
-from ..games.partida.numbers import is_unicode
+from ..games import is_unicode
 from .auth import gm_required, read_json
 from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
@@ -101,14 +99,6 @@ def games():
                            defaults=setup_defaults())
 
 
-def setup_defaults() -> dict:
-    """The set-up form's defaults (the engine's): rounds, times, cards, points, team size."""
-    return {"rounds": DEFAULT_ROUNDS, "deliberation_seconds": DEFAULT_DELIBERATION_SECONDS,
-            "special_cards": DEFAULT_SPECIAL_CARDS, "bank_special_cards": DEFAULT_BANK_SPECIAL_CARDS,
-            "exchange_cost": DEFAULT_EXCHANGE_COST, "points": DEFAULT_POINTS,
-            "max_members": DEFAULT_MAX_MEMBERS}
-
-
 def games_listing() -> list[dict]:
     """Every game, newest first, as the console lists them: id, name, created_at,
     over, winner, team names and the console's address of the game."""
@@ -121,45 +111,15 @@ def games_listing() -> list[dict]:
 @gm_required
 def create_game():
     """Create a game from the set-up form (JSON); answers where to go or what is wrong."""
+    data = read_json()
     try:
-        game_id = create_game_from_setup(read_json())
+        if isinstance(data, dict) and data.get("kind", DEFAULT_KIND) != DEFAULT_KIND:
+            game_id = create_plain(data["kind"], data.get("name") or "", data.get("settings"))
+        else:
+            game_id = create_from_setup(data)
     except Refusal as refusal:
         return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
-
-
-def create_game_from_setup(data: object, leave_out: set[str] | None = None) -> int:
-    """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
-    "roster"}``; returns its id.
-
-    Without ``bank_id`` the first bank is used. The settings are checked by the
-    engine. Raises a Refusal: ``format`` for a malformed form (no such bank, a
-    name that is not text...), else the rule the settings break (R-T1...).
-    Shared by the console's set-up form and the JSON API (``POST /api/v1/games``).
-    ``leave_out``: ids of questions read in a class's earlier games, left out of this
-    game's questions (issue 15: the engine offers only what the live layer gives it).
-    """
-    if not isinstance(data, dict):
-        raise Refusal("format", "send the game as JSON")
-    bank_id = data.get("bank_id")
-    banks = list_banks(database)
-    if bank_id is None and banks:
-        bank_id = banks[0]["id"]
-    bank_id = str(bank_id)
-    bank = (bank_questions(database, int(bank_id))
-            if bank_id.isdecimal() and bank_id.isascii() and len(bank_id) < 10 else None)
-    if bank is None:
-        raise Refusal("format", "choose a question bank")
-    name = data.get("name") if isinstance(data.get("name"), str) else ""
-    if not is_unicode(name):
-        raise Refusal("format", "the class name is not valid text")
-    settings = data.get("settings")
-    if isinstance(settings, dict) and isinstance(data.get("roster"), list):
-        settings = {**settings, "roster": data["roster"]}
-    questions = bank[1]
-    if leave_out:
-        questions = [q for q in questions if q.id not in leave_out]
-    return store.create_game(name or "Partida", settings, questions, bank_name=bank[0])
 
 
 @bp.route("/<int:game_id>")
@@ -256,7 +216,8 @@ def speakers(game_id: int):
     link = stored.game_class(database, game_id)
     if link is None:
         return jsonify(ok=True, teams={})
-    counts = stored.speaking_counts(database, store, link["class_id"])
+    from ..classes.summaries import speaking_counts
+    counts = speaking_counts(database, store, link["class_id"])
     roster = row.settings.get("roster") or []
     teams = {}
     for number, ids in enumerate(link["lineup"], start=1):

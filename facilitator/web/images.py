@@ -23,7 +23,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify
 from sqlalchemy import select
 
-from ..games.partida.views import question_ref
 from ..extensions import database, store
 from ..store.banks import bank_image
 from ..store.models import GameRow
@@ -41,7 +40,7 @@ def game_image(public_id: str, image_id: int):
     if len(public_id) > 64:
         abort(404)
     with database.session() as session:
-        questions = session.scalar(select(GameRow.questions).where(
+        questions = session.scalar(select(GameRow.content).where(
             GameRow.public_id == public_id))
     marker = f'/g/{public_id}/img/{image_id}"'
     if not questions or not any(marker in (q.get("text_html", "") + q.get("answer_html", ""))
@@ -61,21 +60,12 @@ def game_image(public_id: str, image_id: int):
 def rich_question(game_id: int, ref: int):
     """``{"ref", "html"}`` (and ``"answer_html"`` for the GM) of question ``ref``
     of a game; 404 when a team may not see it yet."""
-    loaded = store.load(game_id)
-    if loaded is None:
+    loaded = store.current(game_id)
+    question_for = getattr(loaded[0], "question_for", None) if loaded is not None else None
+    question = question_for(ref, gm_logged_in()) if question_for is not None else None
+    if question is None:
         abort(404)
-    game, _row = loaded
-    state = game.state
-    questions = list(state.questions.values())
-    if not 1 <= ref <= len(questions):
-        abort(404)
-    question = questions[ref - 1]
     gm = gm_logged_in()
-    asked = question.id in state.used or state.turn.question == question.id
-    if not gm and not asked:
-        abort(404)
-    if question_ref(state, question.id) != ref:
-        abort(404)
     body = {"ref": ref, "html": question.text_html}
     if gm:
         body["answer_html"] = question.answer_html

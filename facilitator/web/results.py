@@ -6,8 +6,9 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from ..games.partida import Refusal, load_record, replay
-from ..games.partida.numbers import is_unicode
+from ..games import is_unicode
 from ..extensions import store
+from ..services.games import import_record
 from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
@@ -130,8 +131,8 @@ def upload_record():
         record = read_record(data.decode("utf-8-sig"))
         game = replay(record)
         fallback = (upload.filename or "partida").rsplit(".", 1)[0][:MAX_NAME]
-        game_id = store.import_record(record, name=record.get("name") or
-                                      (fallback if is_unicode(fallback) else "partida"))
+        game_id = import_record(record, name=record.get("name") or
+                                (fallback if is_unicode(fallback) else "partida"))
     except UnicodeDecodeError:
         return render_template("results/upload_error.html", error="results.upload_encoding",
                                detail=""), 400

@@ -1,10 +1,11 @@
 """Teams join with their code and play on their own device."""
 from __future__ import annotations
 
-from flask import (Blueprint, current_app, make_response, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+                   request, send_from_directory, url_for)
 
 from ..extensions import store
+from ..games import kind, names
 from ..live.audience import issue_device_token, read_device_token
 from . import use_game_language
 from .ratelimit import join_attempts, limiter
@@ -43,9 +44,20 @@ def _device_team():
     audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
                                  current_app.config["DEVICE_GRACE_HOURS"]) if token else None
     row = store.row(audience.game_id) if audience else None
-    if row is None or not 1 <= audience.team <= len(row.settings["teams"]):
+    if row is None or not any(code.team == audience.team for code in row.join_codes):
         return None
     return audience, row
+
+
+@bp.route("/games/<game>/<name>")
+def screen_script(game: str, name: str):
+    """A screen script a game's kind brings from its own folder (``screens_folder``)."""
+    if game not in names():
+        abort(404)
+    folder = getattr(kind(game), "screens_folder", None)
+    if folder is None or not name.endswith(".js") or "/" in name or name.startswith("."):
+        abort(404)
+    return send_from_directory(folder, name, mimetype="text/javascript")
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -85,6 +97,15 @@ def play():
         return response
     audience, row = found
     use_game_language(row.settings)          # the game's language unless this device chose one
+    game_kind = kind(row.kind)
+    page = getattr(game_kind, "pages", {}).get("seat")
+    if page is None:
+        # A game whose kind brings its own screen script: the generic seat page.
+        return render_template("games/screen.html", token=token, game_id=row.id,
+                               seat=audience.team, game_name=row.name,
+                               seat_name=f"{audience.team}",
+                               script=url_for("team.screen_script", game=row.kind,
+                                              name="seat.js"))
     name = row.settings["teams"][audience.team - 1]["name"]
     roster = row.settings.get("roster")
     members = (list(roster[audience.team - 1]) if isinstance(roster, list)

@@ -18,7 +18,7 @@ from campaigns import (WEBSOCKET_OPTIONS, LiveClient, as_json, cookie_header, fe
                        join_token, quick_close, start_server)
 from facilitator.games.partida import ACTION_TYPES, Refusal, replay
 from facilitator.live.audience import issue_device_token
-from facilitator.store.games import CODE_ALPHABET, JOIN_CODE_LENGTH
+from facilitator.store.codes import CODE_ALPHABET, JOIN_CODE_LENGTH
 from server import GM_PASSWORD, Server, socketio_client
 
 SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],

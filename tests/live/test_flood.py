@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from facilitator.games.partida import Game, parse_settings
+from facilitator.games.partida import parse_settings
 from facilitator.games.partida.errors import Refusal
 from facilitator.live.flood import LIMITS
-from facilitator.store import games as store_games
 from table import Table
 from test_protocol import refused
 
@@ -231,37 +230,35 @@ def test_a_projector_flooding_sync_does_not_delay_another_game(server, table: Ta
 
 
 def test_a_game_record_has_a_cap_of_actions_and_bytes(monkeypatch):
+    from facilitator.store import budget as budgets
     settings = {"teams": [{"name": f"E{n}", "members": 3} for n in range(1, 5)]}
-    monkeypatch.setattr(store_games, "MAX_ACTIONS", 10)
-    game = Game(parse_settings(settings), [])
+    empty = {"format": "partida/1", "name": "", "settings": parse_settings(settings).to_dict(),
+             "questions": [], "actions": []}
+    monkeypatch.setattr(budgets, "MAX_ACTIONS", 10)
+    budget = budgets.RecordBudget(empty)
     for n in range(10):
-        game.play(store_games.parse_action({"do": "spokesperson", "team": 1, "name": f"A{n}"}))
-    action = store_games.parse_action({"do": "spokesperson", "team": 1, "name": "Ana"})
+        budget.take([{"do": "spokesperson", "team": 1, "name": f"A{n}"}], gm=False)
+    action = {"do": "spokesperson", "team": 1, "name": "Ana"}
     with pytest.raises(Refusal) as refused:
-        store_games._within_cap(game, action, "team:1")
-    assert refused.value.rule == "limit"
-    store_games._within_cap(game, action, "gm")             # the GM's reserve
+        budget.take([action], gm=False)
+    assert refused.value.rule == "limit" and budget.count == 10      # nothing counted
+    budget.take([action], gm=True)                                   # the GM's reserve
     monkeypatch.undo()
 
-    big = Game(parse_settings(settings), [])
+    big = budgets.RecordBudget(empty)
     names = ("ñ" * 2000, "x" * 2000)
+    actions = []
     while True:
-        action = store_games.parse_action({"do": "spokesperson", "team": 1,
-                                           "name": names[big.seq % 2]})
+        action = {"do": "spokesperson", "team": 1, "name": names[len(actions) % 2]}
         try:
-            store_games._within_cap(big, action, "team:1")
+            big.take([action], gm=False)
         except Refusal as refusal:
             assert refusal.rule == "limit"
             break
-        big.play(action)
+        actions.append(action)
     import json
-    record = {"format": "partida/1", "name": "", "settings": big.settings.to_dict(),
-              "questions": [], "actions": [a.to_dict() for a in big.log]}
+    record = {**empty, "actions": actions}
     size = len(json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))
-    assert store_games.record_bytes(big) == size
-    assert size <= store_games.MAX_RECORD_BYTES < 2 * 1024 * 1024
-    assert big.seq < store_games.MAX_ACTIONS
-
-
-if __name__ == "__main__":            # the flooding device of flood_elsewhere
-    print(json.dumps(_flood_main(json.loads(sys.argv[1]))), flush=True)
+    assert big.bytes == size
+    assert size <= budgets.MAX_RECORD_BYTES < 2 * 1024 * 1024
+    assert len(actions) < budgets.MAX_ACTIONS

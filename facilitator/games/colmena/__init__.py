@@ -31,6 +31,8 @@ class ColmenaKind:
 
     name = "colmena"
     record_format = FORMAT
+    #: Client events its screens send besides ``act`` and ``sync``: none.
+    events: dict = {}
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""

@@ -15,7 +15,10 @@ from .scoring import standings
 from .settings import (MODES, SPECIAL_CARDS, Settings, deal_students, parse_settings,
                        propose_team_sizes)
 
+from .kind import KIND  # noqa: E402  (the registry's entry, after the engine it wraps)
+
 __all__ = [
+    "KIND",
     "ACTION_TYPES", "Action", "FORMAT", "Game", "LegalAction", "MODES", "QUESTION_TYPES",
     "Question", "Refusal", "SPECIAL_CARDS", "Settings", "deal_students", "legal_actions",
     "load_record", "new_game", "parse_action", "parse_settings", "propose_team_sizes",

@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..protocol import is_unicode  # noqa: F401  (the engine's checks of text)
+
 
 def exact(value: int | float | Fraction) -> Fraction:
     """A point value as an exact fraction (0.1 stays one tenth, not a binary float)."""
@@ -26,12 +28,3 @@ def plain(value: Fraction) -> int | float:
     if value.denominator == 1:
         return int(value)
     return float(value)
-
-
-def is_unicode(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (JSON allows lone surrogates; records cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

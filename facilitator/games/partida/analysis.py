@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from ..games.partida import Game
-from ..games.partida.actions import EndTurn
-from ..games.partida.numbers import plain
-from ..games.partida.scoring import score
+from .game import Game
+from .actions import EndTurn
+from .numbers import plain
+from .scoring import score
 
 
 def timeline(game: Game) -> dict:

@@ -1,4 +1,4 @@
-"""The deliberation timer, kept by the server (R-U5, R-U8, R-G2).
+"""The deliberation clock of the live game (R-U5, R-U8, R-G2): state, not a thread.
 
 A timer is a small dict stored with the game: ``state`` (idle, running,
 paused), ``seconds`` (the time given), ``deadline`` (epoch seconds, while
@@ -9,8 +9,8 @@ new dict.
 """
 from __future__ import annotations
 
-from ..games.partida import Game
-from ..games.partida.resolution import DELIBERATE, next_step
+from .game import Game
+from .resolution import DELIBERATE, next_step
 
 IDLE, RUNNING, PAUSED, EXPIRED = "idle", "running", "paused", "expired"
 OPS = ("start", "pause", "resume", "extend", "restart")

@@ -1,0 +1,86 @@
+"""What a class's games say, for its league and participation: each game's teams, their
+ranks and students, who spoke. Read from the games' matches (a partida's standings and
+spokespersons), through the store.
+"""
+from __future__ import annotations
+
+from ..store import classes as stored
+from .league import GameSummary, TeamResult
+
+
+def teams_of(match) -> list[tuple[int, str]]:
+    """A game's teams: (number, name), team 1 first."""
+    return [(t.number, t.name) for t in match.game.state.teams]
+
+
+def _summary(match, row, link) -> GameSummary:
+    game = match.game
+    standings = {r["team"]: r for r in game.standings()}
+    roster = game.settings.extra.get("roster") or []
+    by_name: dict[tuple[int, str], int] = {}
+    for team, ids in enumerate(link.lineup, start=1):
+        names = roster[team - 1] if len(roster) >= team and isinstance(roster[team - 1], list) else []
+        for name, sid in zip(names, ids):
+            by_name[(team, name.casefold())] = sid
+
+    def who(team: object, name: str) -> int | None:
+        return by_name.get((int(team), " ".join(name.split()).casefold()))
+
+    spoke: dict[int, int] = {}
+    represented: dict[int, int] = {}
+    turns = list(game.state.history)
+    if game.state.turn is not None and not game.state.over:
+        turns.append({"spokespersons": game.state.turn.spokespersons,
+                      "representatives": game.state.turn.representatives})
+    for entry in turns:
+        for kind, counts in (("spokespersons", spoke), ("representatives", represented)):
+            for team, name in (entry.get(kind) or {}).items():
+                sid = who(team, name)
+                if sid is not None:
+                    counts[sid] = counts.get(sid, 0) + 1
+    teams = tuple(TeamResult(team=t.number, name=t.name, rank=standings[t.number]["rank"],
+                             score=float(standings[t.number]["score"]),
+                             students=tuple(link.lineup[t.number - 1]
+                                            if len(link.lineup) >= t.number else ()))
+                  for t in game.state.teams)
+    return GameSummary(game_id=row.id, name=row.name, date=row.created_at.date().isoformat(),
+                       over=game.state.over, kept=link.kept, teams=teams, spoke=spoke,
+                       represented=represented)
+
+
+def summaries(database, store, class_id: int) -> list[GameSummary]:
+    """The class's games that have begun (at least one action), oldest first, as the
+    league and participation read them."""
+    out = []
+    for link in stored.class_links(database, class_id):
+        loaded = store.current(link.game_id)
+        if loaded is None or loaded[0].seq == 0:
+            continue
+        game, row = loaded
+        out.append(_summary(game, row, link))
+    return out
+
+
+def read_questions(database, store, class_id: int, bank_name: str | None = None) -> set[str]:
+    """The ids of the questions read (R-Q1: used) in the class's games; with
+    ``bank_name``, only in its games made from that bank."""
+    read: set[str] = set()
+    for game_id in stored.class_game_ids(database, class_id):
+        loaded = store.current(game_id)
+        if loaded is None:
+            continue
+        match, row = loaded
+        if bank_name is None or row.bank_name == bank_name:
+            read |= set(match.game.state.used)
+    return read
+
+
+def speaking_counts(database, store, class_id: int) -> dict[int, int]:
+    """How many times each student has spoken this term (spokesperson or representative,
+    in every game of the class, the running one included)."""
+    counts: dict[int, int] = {}
+    for summary in summaries(database, store, class_id):
+        for source in (summary.spoke, summary.represented):
+            for sid, n in source.items():
+                counts[sid] = counts.get(sid, 0) + n
+    return counts

@@ -1,0 +1,96 @@
+"""La partida in the registry of games: how one starts, is stored, loaded and replayed."""
+from __future__ import annotations
+
+import sys
+import weakref
+
+from . import settings as s
+from .game import Game
+from .live import SCREEN_EVENTS, PartidaMatch
+from .questions import Question
+from .record import FORMAT, replay, write_record
+from .settings import parse_settings
+
+#: The fields of a stored question, in the order ``Question`` takes them.
+QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes", "text_html",
+                   "answer_html")
+
+#: Every Question some loaded game holds, by its fields (gone with the last game).
+_QUESTIONS: "weakref.WeakValueDictionary[tuple, Question]" = weakref.WeakValueDictionary()
+
+
+def shared_question(stored: dict) -> Question:
+    """The Question of a stored one, shared by every game that holds the same: games made
+    from one bank hold the same questions, and a process serving a hundred games keeps
+    one copy of each text and one (frozen) Question of each."""
+    fields = tuple(_interned(stored.get(k, "")) for k in QUESTION_FIELDS)
+    question = _QUESTIONS.get(fields)
+    if question is None:
+        question = _QUESTIONS.setdefault(fields, Question(*fields))
+    return question
+
+
+def _interned(value: object) -> object:
+    return sys.intern(value) if type(value) is str else value
+
+
+class PartidaKind:
+    """The team quiz game "la partida" (docs/reglas.md)."""
+
+    name = "partida"
+    record_format = FORMAT
+    #: The record's key holding the game's content, and what that content is.
+    content_key = "questions"
+    events = SCREEN_EVENTS
+    #: The pages its screens are (templates of the facilitator's own).
+    pages = {"seat": "team/play.html"}
+
+    def settings_bounds(self) -> dict:
+        """Every setting with its default and bounds (RULES.md section 11)."""
+        return {
+            "teams": {"min": s.MIN_TEAMS, "max": s.MAX_TEAMS},
+            "members": {"min": s.MIN_MEMBERS, "default_max": s.DEFAULT_MAX_MEMBERS,
+                        "max": s.MAX_MAX_MEMBERS},
+            "rounds": {"default": s.DEFAULT_ROUNDS, "min": 1, "max": s.MAX_ROUNDS},
+            "deliberation_seconds": {"default": s.DEFAULT_DELIBERATION_SECONDS,
+                                     "min": s.MIN_SECONDS, "max": s.MAX_SECONDS},
+            "special_cards": {"default": dict(s.DEFAULT_SPECIAL_CARDS), "min": 0,
+                              "max": s.MAX_SPECIAL_CARDS},
+            "bank_special_cards": {"default": dict(s.DEFAULT_BANK_SPECIAL_CARDS), "min": 0,
+                                   "max": s.MAX_BANK_SPECIAL_CARDS},
+            "exchange_cost": {"default": s.DEFAULT_EXCHANGE_COST, "min": 1,
+                              "max": s.MAX_EXCHANGE_COST},
+            "points": {"default": dict(s.DEFAULT_POINTS), "min": -s.MAX_POINTS,
+                       "max": s.MAX_POINTS, "step": 1 / s.POINTS_STEP},
+        }
+
+    def new(self, settings: dict, questions=(), **_content) -> PartidaMatch:
+        """A new game (settings checked: a Refusal names the rule broken)."""
+        return PartidaMatch(Game(parse_settings(settings), questions))
+
+    def stored(self, match: PartidaMatch) -> tuple[dict, list[dict]]:
+        """The settings and questions the store keeps of a game."""
+        game = match.game
+        return game.settings.to_dict(), [q.to_dict() for q in game.questions.values()]
+
+    def load(self, settings: dict, content: list[dict], actions: list[dict],
+             live: dict | None) -> PartidaMatch:
+        """A stored game, its accepted actions played again."""
+        match = PartidaMatch(Game(parse_settings(settings),
+                                  [shared_question(q) for q in content or ()]), live)
+        match.follow(actions)
+        return match
+
+    def replay(self, record: dict) -> PartidaMatch:
+        """The game of a ``partida/1`` record (a refusal names the action's index)."""
+        return PartidaMatch(replay(record))
+
+    def record(self, settings: dict, content: list[dict], actions: list[dict],
+               name: str = "") -> dict:
+        """The ``partida/1`` record of a stored game."""
+        return {"format": FORMAT, "name": name, "settings": settings, "questions": content,
+                "actions": actions}
+
+
+KIND = PartidaKind()
+__all__ = ["KIND", "PartidaKind", "QUESTION_FIELDS", "shared_question", "write_record"]

@@ -1,0 +1,119 @@
+"""Creating games: from the set-up form (or the API's JSON), from a record.
+
+A partida's content is its questions, from a bank: the game keeps a copy of them,
+with the bank's images as addresses of the game's own (``/g/<public id>/img/<id>``).
+"""
+from __future__ import annotations
+
+import html as html_module
+import re
+
+from sqlalchemy import select
+
+from ..extensions import database, store
+from ..games import Refusal, kind
+from ..store.banks import bank_questions, list_banks
+from ..store.models import BankImage, BankRow
+from ..games import is_unicode
+
+#: The game the set-up form makes (the facilitator's first).
+DEFAULT_KIND = "partida"
+
+_BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
+
+
+def setup_defaults(game: str = DEFAULT_KIND) -> dict:
+    """The set-up form's defaults (the game's own): rounds, times, cards, points, team
+    size."""
+    bounds = kind(game).settings_bounds()
+    return {"rounds": bounds["rounds"]["default"],
+            "deliberation_seconds": bounds["deliberation_seconds"]["default"],
+            "special_cards": bounds["special_cards"]["default"],
+            "bank_special_cards": bounds["bank_special_cards"]["default"],
+            "exchange_cost": bounds["exchange_cost"]["default"],
+            "points": bounds["points"]["default"],
+            "max_members": bounds["members"]["default_max"]}
+
+
+def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
+    """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
+    "roster"}``; returns its id.
+
+    Without ``bank_id`` the first bank is used. The settings are checked by the game.
+    Raises a Refusal: ``format`` for a malformed form (no such bank, a name that is
+    not text...), else the rule the settings break. ``leave_out``: ids of questions
+    read in a class's earlier games, left out of this game's questions (the game
+    offers only what it is given)."""
+    if not isinstance(data, dict):
+        raise Refusal("format", "send the game as JSON")
+    bank_id = data.get("bank_id")
+    banks = list_banks(database)
+    if bank_id is None and banks:
+        bank_id = banks[0]["id"]
+    bank_id = str(bank_id)
+    bank = (bank_questions(database, int(bank_id))
+            if bank_id.isdecimal() and bank_id.isascii() and len(bank_id) < 10 else None)
+    if bank is None:
+        raise Refusal("format", "choose a question bank")
+    name = data.get("name") if isinstance(data.get("name"), str) else ""
+    if not is_unicode(name):
+        raise Refusal("format", "the game's name is not valid text")
+    settings = data.get("settings")
+    if isinstance(settings, dict) and isinstance(data.get("roster"), list):
+        settings = {**settings, "roster": data["roster"]}
+    bank_name, questions = bank
+    if leave_out:
+        questions = [q for q in questions if q.id not in leave_out]
+
+    def images(session, row) -> None:
+        if any("image:" in q.text_html + q.answer_html for q in questions):
+            row.content = _game_images(session, row.content, bank_name, row.public_id)
+    return store.create_game(DEFAULT_KIND, name or "Partida", settings, questions,
+                             bank_name=bank_name, link=images)
+
+
+def create_plain(game: str, name: str, settings: dict) -> int:
+    """Create a game of a kind that takes no bank (its settings alone)."""
+    from ..games import names
+    if game not in names():
+        raise Refusal("format", f"there is no game {game!r}")
+    if not isinstance(name, str) or not is_unicode(name):
+        raise Refusal("format", "the game's name is not valid text")
+    return store.create_game(game, name or game, settings if isinstance(settings, dict) else {})
+
+
+def import_record(record: dict, name: str) -> int:
+    """Store a record as a game, every action included (a Refusal names what is wrong).
+    A record is a file anyone may have edited: its questions' formatting is sanitised
+    again (and their images, which are not in the record, dropped)."""
+    from ..store.games import kind_of
+    found = kind_of(record)
+    match = found.replay(record)
+    settings, content = found.stored(match)
+    if found.content_key == "questions":
+        content = [_sanitised(q) for q in content]
+    return store.import_record(record, name, content)
+
+
+def _sanitised(question: dict) -> dict:
+    from ..questions.formatting import sanitise
+    return {**question, **{key: sanitise(value, available=set()).html
+                           for key in ("text_html", "answer_html")
+                           if (value := question.get(key))}}
+
+
+def _game_images(session, questions: list[dict], bank_name: str, public_id: str) -> list[dict]:
+    """The game's questions with their bank images (``src="image:NAME"``) as addresses of
+    this game (``/g/<public_id>/img/<image id>``, served without login to its teams and
+    projector); an image the bank no longer has is dropped (its alt text stays)."""
+    names = {name for q in questions for key in ("text_html", "answer_html")
+             for name in _BANK_IMAGE.findall(q.get(key, ""))}
+    ids = dict(session.execute(select(BankImage.name, BankImage.id).join(
+        BankRow, BankRow.id == BankImage.bank_id).where(
+        BankRow.name == bank_name, BankImage.name.in_(names))).all())
+
+    def url(match: re.Match) -> str:
+        found = ids.get(html_module.unescape(match.group(1)))
+        return f'src="/g/{public_id}/img/{found}"' if found else 'src=""'
+    return [{**q, **{key: _BANK_IMAGE.sub(url, q[key]) for key in ("text_html", "answer_html")
+                     if q.get(key)}} for q in questions]

@@ -1,0 +1,158 @@
+"""A toy second game that proves the seams (issue 35): two players take turns adding 1
+or 2 to a counter; whoever reaches the target wins. It knows nothing of Flask,
+Socket.IO or SQLAlchemy, and the facilitator knows it only through the protocol:
+plugged in with ``FACILITATOR_GAMES=counter=counter_game``, it runs through the real
+live layer, store and a browser page (tests/live/test_toy_game.py).
+
+Rules: C1 only the player whose turn it is adds; C2 adds 1 or 2; C3 over at the target.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from facilitator.games.protocol import GM, SEAT, Legal, Played, Refusal, Role
+
+FORMAT = "counter/1"
+
+
+class CounterMatch:
+    """One game of the counter."""
+
+    kind = "counter"
+
+    def __init__(self, target: int = 10):
+        self.target = target
+        self.log: list[dict] = []
+        self._done: list[dict] = []
+        self._undone: list[dict] = []
+
+    # the state: the fold of the actions not undone
+    @property
+    def count(self) -> int:
+        return sum(a["n"] for a in self._done)
+
+    @property
+    def turn(self) -> int:
+        return 1 + len(self._done) % 2
+
+    seq = property(lambda self: len(self.log))
+    over = property(lambda self: self.count >= self.target)
+    can_undo = property(lambda self: bool(self._done))
+    can_redo = property(lambda self: bool(self._undone))
+    live: dict = {}
+
+    def act(self, action, by: Role, now: float, before_of=None) -> Played:
+        """Take ``action`` from ``by``: add (C1-C3), or the GM's undo and redo."""
+        if not isinstance(action, dict):
+            raise Refusal("format", "an action is an object")
+        do = action.get("do")
+        if do in ("undo", "redo"):
+            if by.kind != GM:
+                raise Refusal("C1", "only the teacher undoes")
+            taken, put = (self._done, self._undone) if do == "undo" else (self._undone, self._done)
+            if not taken:
+                raise Refusal("C1", f"nothing to {do}")
+            put.append(taken.pop())
+            self.log.append({"do": do})
+            return Played([{"do": do}], [None])
+        if do != "add":
+            raise Refusal("format", f"unknown action {do!r}")
+        if self.over:
+            raise Refusal("C3", "the game is over")
+        if by.kind == SEAT and by.seat != self.turn:
+            raise Refusal("C1", f"it is player {self.turn}'s turn")
+        if by.kind not in (GM, SEAT):
+            raise Refusal("C1", "only the players add")
+        n = action.get("n")
+        if n not in (1, 2):
+            raise Refusal("C2", "add 1 or 2")
+        data = {"do": "add", "n": n}
+        self._done.append(data)
+        self._undone.clear()
+        self.log.append(data)
+        return Played([data], [None])
+
+    def follow(self, actions, live=None) -> None:
+        """Play actions another writer stored."""
+        for action in actions:
+            self.act(action, Role.gm(), 0.0)
+
+    def legal(self, by=None) -> list[Legal]:
+        found = [] if self.over else [Legal("add", (self.turn,), {"n": [1, 2]})]
+        if by is None or by.kind == GM:
+            return found + ([Legal("undo")] if self.can_undo else [])
+        return [e for e in found if e.allows(by)]
+
+    def audiences(self) -> list[Role]:
+        return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.watcher()]
+
+    def screens(self, now: float, names: bool = True):
+        view = {"count": self.count, "target": self.target, "turn": self.turn, "over": self.over,
+                "winner": self.winner()}
+        return [(role, {"seq": self.seq, "view": {**view, "me": role.seat},
+                        "legal": [e.to_dict() for e in self.legal(role)],
+                        "can_undo": self.can_undo if role.kind == GM else None})
+                for role in self.audiences()]
+
+    def screen(self, audience: Role, now: float, names: bool = True) -> dict:
+        return dict(self.screens(now, names))[audience]
+
+    def timely(self, now: float) -> dict:
+        return {}
+
+    def deadline(self):
+        return None
+
+    def due(self, now):
+        return None
+
+    def winner(self):
+        return f"Jugador {2 - len(self._done) % 2}" if self.over else None
+
+    def record(self) -> dict:
+        return {"format": FORMAT, "settings": {"target": self.target}, "actions": list(self.log)}
+
+    def summary(self) -> dict:
+        return {"count": self.count, "over": self.over, "winner": self.winner()}
+
+
+class CounterKind:
+    name = "counter"
+    record_format = FORMAT
+    content_key = None
+    events: dict = {}
+    #: The folder its screens' scripts are served from (``/games/counter/<file>``).
+    screens_folder = Path(__file__).resolve().parent / "counter_screens"
+    pages: dict = {}
+
+    def settings_bounds(self) -> dict:
+        return {"target": {"default": 10, "min": 3, "max": 50}}
+
+    def new(self, settings: dict, *_content, **_more) -> CounterMatch:
+        target = settings.get("target", 10) if isinstance(settings, dict) else None
+        if not isinstance(target, int) or not 3 <= target <= 50:
+            raise Refusal("C3", "the target is a whole number from 3 to 50")
+        return CounterMatch(target)
+
+    def stored(self, match: CounterMatch):
+        return {"target": match.target}, []
+
+    def load(self, settings, content, actions, live) -> CounterMatch:
+        match = self.new(settings)
+        match.follow(actions)
+        return match
+
+    def replay(self, record: dict) -> CounterMatch:
+        match = self.new(record.get("settings") or {})
+        for index, action in enumerate(record.get("actions") or []):
+            try:
+                match.act(action, Role.gm(), 0.0)
+            except Refusal as refusal:
+                raise refusal.at(index) from None
+        return match
+
+    def record(self, settings, content, actions, name: str = "") -> dict:
+        return {"format": FORMAT, "name": name, "settings": settings, "actions": actions}
+
+
+KIND = CounterKind()
