@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..engine import Refusal, deal_students, propose_team_sizes
 from ..engine.numbers import is_unicode
 from ..engine.settings import MAX_TEAM_NAME
+from ..safe_text import check_text
 
 #: Students a class may list (a large lecture, with room for those who left).
 MAX_STUDENTS = 400
@@ -31,9 +32,11 @@ class StudentEntry:
 
 def check_student(name: object, email: object = "", id_number: object = "") -> StudentEntry:
     """One student's fields checked: a name of 1 to 100 characters, an e-mail with an
-    ``@`` (or none), an ID number of at most 100 characters. Raises ValueError saying which."""
+    ``@`` (or none), an ID number of at most 100 characters, none holding a control
+    character (a NUL byte...). Raises ValueError saying which."""
     if not isinstance(name, str) or not is_unicode(name) or not name.strip():
         raise ValueError("a student needs a name")
+    check_text(name, "the name")
     name = " ".join(name.split())
     if len(name) > MAX_TEAM_NAME:
         raise ValueError(f"a name has at most {MAX_TEAM_NAME} characters")
@@ -42,6 +45,8 @@ def check_student(name: object, email: object = "", id_number: object = "") -> S
     email, id_number = email.strip(), id_number.strip()
     if not is_unicode(email) or not is_unicode(id_number):
         raise ValueError("the e-mail or ID number is not valid text")
+    check_text(email, "the e-mail")
+    check_text(id_number, "the ID number")
     if email and ("@" not in email or len(email) > MAX_EMAIL or " " in email):
         raise ValueError(f"{email[:60]!r} is not an e-mail address")
     if len(id_number) > MAX_ID_NUMBER:

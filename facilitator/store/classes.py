@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, delete, func, select
 from ..classes import GameSummary, StudentEntry, roster_names
 from ..classes.league import SCHEMES, TeamResult
 from ..classes.roster import MAX_STUDENTS
+from ..safe_text import UnsafeText, check_all, check_text
 from .database import Database
 from .models import BankRow, ClassGameRow, ClassRow, GameRow, StudentRow
 
@@ -55,7 +56,10 @@ def _clean_name(name: object) -> str:
     name = " ".join(name.split())
     if len(name) > MAX_CLASS_NAME:
         raise ClassError(f"a class name has at most {MAX_CLASS_NAME} characters")
-    return name
+    try:
+        return check_text(name, "the class name")
+    except UnsafeText as unsafe:
+        raise ClassError(str(unsafe)) from None
 
 
 def create_class(database: Database, name: object) -> int:
@@ -105,6 +109,10 @@ def update_class(database: Database, class_id: int, changes: dict) -> dict | Non
             settings = changes["settings"]
             if not isinstance(settings, dict) or len(str(settings)) > 20_000:
                 raise ClassError("settings must be the set-up form's settings (an object)")
+            try:
+                check_all(settings, "settings")
+            except UnsafeText as unsafe:
+                raise ClassError(str(unsafe)) from None
             row.settings = {k: v for k, v in settings.items() if k not in ("teams", "roster", "class_name")}
         session.flush()
         return _class(row)

@@ -28,6 +28,7 @@ from sqlalchemy import delete, select
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.actions import Representative, Spokesperson
 from ..engine.record import FORMAT
+from ..safe_text import UnsafeText, check_all, check_text
 from .database import INTEGRITY_ERRORS, Database
 from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
                      utcnow)
@@ -91,6 +92,7 @@ class Change:
         ``timer_before``: the live timer as the screens showed it just before the
         action (kept so that an undo can put it back, R-G1).
         """
+        _refuse_control_characters(action, "the action")
         parsed = parse_action(action)
         if _names_again(self.game, parsed):
             self.game.check(parsed)     # refused as it would be (R-T4, R-U9, R-O5), else:
@@ -210,6 +212,18 @@ def _within_cap(game: Game, action, sent_by: str) -> None:
     _RECORD_SIZES[game][2:] = [action, size]
 
 
+def _refuse_control_characters(value: object, where: str) -> None:
+    """A ``format`` Refusal naming the place of a NUL byte or another control character
+    inside ``value`` (:mod:`facilitator.safe_text`), the message the screens show."""
+    try:
+        if isinstance(value, str):
+            check_text(value, where)
+        else:
+            check_all(value, where)
+    except UnsafeText as unsafe:
+        raise Refusal("format", str(unsafe)) from None
+
+
 def _names_again(game: Game, action) -> bool:
     """Whether ``action`` names the spokesperson or representative already named for
     that team in this turn (it would change nothing)."""
@@ -291,7 +305,14 @@ class GameStore:
 
     def create_game(self, name: str, settings: dict, questions: list[Question],
                     bank_name: str | None = None) -> int:
-        """Create a game (settings checked by the engine: a Refusal names the rule)."""
+        """Create a game (settings checked by the engine: a Refusal names the rule).
+
+        Its name, settings (team names, the class list) and questions are refused
+        (``format``) when they hold a NUL byte or another control character: the
+        database could not keep them, and no spreadsheet could show them."""
+        _refuse_control_characters(name, "the game's name")
+        _refuse_control_characters(settings, "settings")
+        _refuse_control_characters([q.to_dict() for q in questions], "questions")
         parsed = parse_settings(settings)
         with self.database.session() as session:
             row = GameRow(name=name.strip()[:200] or "Partida", settings=parsed.to_dict(),
@@ -322,6 +343,7 @@ class GameStore:
     def import_record(self, record: dict, name: str) -> int:
         """Store a replayable ``partida/1`` record as a game, every action included."""
         from ..engine import replay
+        _refuse_control_characters(record.get("actions"), "actions")
         game = replay(record)
         game_id = self.create_game(name, record["settings"],
                                    [_sanitised(q) for q in game.questions.values()])

@@ -62,7 +62,7 @@ MAX_ID = 2 ** 31 - 1
 #: The HTTP status of an import refused for each reason (the page answers 400 to all).
 IMPORT_STATUS = {"banks.import.no_bank": 404, "banks.import.name_taken": 409,
                  "banks.import.id_taken_now": 409, "banks.import.refused_errors": 422,
-                 "banks.import.refused_empty": 422}
+                 "banks.import.refused_empty": 422, "banks.import.not_a_bank": 422}
 TRUE_WORDS = ("1", "true", "yes", "on")
 
 
@@ -293,9 +293,11 @@ def questions_report(items: list) -> BankReport:
             continue
         key = (same_text_key(fields["author"]), fields["type"], same_text_key(fields["text"]))
         if key in seen:
-            problem(index, f"same author, type and text as questions[{seen[key]}]")
-            continue
-        seen[key] = index
+            # Kept, as in a file (Moodle keeps them too): a note says which.
+            report.notes.append(f"questions[{index}] has the same author, type and text as "
+                                f"questions[{seen[key]}]: both are kept, so a game may ask "
+                                "that question twice")
+        seen.setdefault(key, index)
         if not fields["id"]:
             fields["id"] = new_question_id(fields["author"], fields["type"], taken | given)
         taken.add(fields["id"])
