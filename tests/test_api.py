@@ -464,7 +464,8 @@ def test_bad_uploads_are_4xx(app, caller):
     body = assert_error(caller.post("/api/v1/banks", data={
         "file": (io.BytesIO(b"\x00\x01 nothing"), "raro.bin")},
         content_type="multipart/form-data"), 422, "format")
-    assert "cannot tell the format" in body["report"]["errors"][0]["text"]
+    # Issue 34: a file of bytes is named as such, not as a format it is not.
+    assert "not a text file" in body["report"]["errors"][0]["text"]
 
 
 # -- games refused -------------------------------------------------------------------

@@ -83,21 +83,24 @@ def test_league_csv_in_english_and_with_team_scores():
                        ["5", "Eva", "eva@x.edu", "E5", "0", "1", "0", ""]]
 
 
-def test_participation_csv_rows_show_presence_speaking_and_ranks_as_r_of_n():
+def test_participation_csv_rows_show_presence_speaking_and_ranks_as_numbers():
+    """Issue 34: a place is a number under a header naming the teams ("1/4" read as the
+    1st of April by spreadsheets)."""
     _, taking = tables()
     assert rows(participation_csv(taking, STUDENTS)) == [
         ["Nombre", "Correo electrónico", "Número de ID", "Dejó la clase", "Partidas presentes",
          "Partidas en total", "Veces vocero", "Veces representante", "Veces que habló",
-         "Nunca habló", "Puesto medio", "Partida 1 (2026-03-02)", "Partida 2 (2026-03-09)",
-         "Repaso (2026-03-16)"],
+         "Nunca habló", "Puesto medio", "Partida 1 (2026-03-02): puesto (de 4 equipos)",
+         "Partida 2 (2026-03-09): puesto (de 4 equipos)",
+         "Repaso (2026-03-16): puesto (de 2 equipos)"],
         ["Ana Gómez", "ana@x.edu", "A1", "no", "3", "3", "3", "0", "3", "no", "1.5",
-         "1/4", "2/4", "1/2"],
-        ["Bruno", "", "B2", "no", "2", "3", "0", "0", "0", "sí", "1.5", "1/4", "2/4", ""],
+         "1", "2", "1"],
+        ["Bruno", "", "B2", "no", "2", "3", "0", "0", "0", "sí", "1.5", "1", "2", ""],
         ["'" + LINK, "evil@x.edu", "", "no", "3", "3", "2", "0", "2", "no", "1.5",
-         "2/4", "1/4", "2/2"],
+         "2", "1", "2"],
         ["Dora", "dora@x.edu", "D4", "no", "3", "3", "0", "1", "1", "no", "2.5",
-         "3/4", "2/4", "2/2"],
-        ["Eva", "eva@x.edu", "E5", "sí", "1", "3", "0", "0", "0", "sí", "4.0", "4/4", "", ""],
+         "3", "2", "2"],
+        ["Eva", "eva@x.edu", "E5", "sí", "1", "3", "0", "0", "0", "sí", "4.0", "4", "", ""],
     ]
 
 
@@ -135,7 +138,7 @@ def test_the_xlsx_has_league_participation_and_kept_teams_sheets():
         [5, "Eva", "eva@x.edu", "E5", 1, 1, 1, None],
     ]
     assert values(book["Participación"])[1] == ["Ana Gómez", "ana@x.edu", "A1", "no", 3, 3, 3,
-                                                0, 3, "no", 1.5, "1/4", "2/4", "1/2"]
+                                                0, 3, "no", 1.5, 1, 2, 1]
     assert values(book["Equipos"]) == [
         ["Puesto", "Equipo", "Nombre del equipo", "Integrantes", "Puntos",
          "Partida 1 (2026-03-02)", "Partida 2 (2026-03-09)"],

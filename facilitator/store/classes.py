@@ -12,8 +12,10 @@ from sqlalchemy import bindparam, delete, func, select
 from ..classes import GameSummary, StudentEntry, roster_names
 from ..classes.league import SCHEMES, TeamResult
 from ..classes.roster import MAX_STUDENTS
+from ..i18n.collation import name_key
 from ..safe_text import UnsafeText, check_all, check_text
 from .database import Database
+from .games import BROKEN_ERRORS
 from .models import BankRow, ClassGameRow, ClassRow, GameRow, StudentRow
 
 MAX_CLASSES = 200
@@ -38,14 +40,16 @@ def _class(row: ClassRow, students: bool = True) -> dict:
     return data
 
 
-def list_classes(database: Database) -> list[dict]:
-    """Every class, by name: id, name, how many students (present in the list) and games."""
+def list_classes(database: Database, lang: str = "es") -> list[dict]:
+    """Every class, by name (as ``lang`` sorts it): id, name, how many students (present
+    in the list) and games."""
     with database.session() as session:
         counts = dict(session.execute(select(StudentRow.class_id, func.count()).where(
             StudentRow.left.is_(False)).group_by(StudentRow.class_id)).all())
         games = dict(session.execute(select(ClassGameRow.class_id, func.count()).group_by(
             ClassGameRow.class_id)).all())
-        rows = session.scalars(select(ClassRow).order_by(func.lower(ClassRow.name), ClassRow.id))
+        rows = sorted(session.scalars(select(ClassRow)),
+                      key=lambda r: (name_key(r.name, lang), r.id))
         return [{**_class(r, students=False), "students": counts.get(r.id, 0),
                  "games": games.get(r.id, 0)} for r in rows]
 
@@ -261,7 +265,10 @@ def summaries(database: Database, store, class_id: int) -> list[GameSummary]:
         session.expunge_all()
     out = []
     for link in links:
-        loaded = store.load(link.game_id)
+        try:
+            loaded = store.load(link.game_id)
+        except BROKEN_ERRORS:           # a game stored broken counts for nothing
+            continue
         if loaded is None or loaded[0].seq == 0:
             continue
         game, row = loaded
@@ -274,7 +281,10 @@ def read_questions(database: Database, store, class_id: int, bank_name: str | No
     ``bank_name``, only in its games made from that bank."""
     read: set[str] = set()
     for game_id in class_game_ids(database, class_id):
-        loaded = store.load(game_id)
+        try:
+            loaded = store.load(game_id)
+        except BROKEN_ERRORS:
+            continue
         if loaded is None:
             continue
         game, row = loaded

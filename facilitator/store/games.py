@@ -23,7 +23,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sqlalchemy import delete, select
+from sqlalchemy import Text, cast, delete, func, select
 
 from ..engine import Game, Question, Refusal, parse_action, parse_settings
 from ..engine.actions import Representative, Spokesperson
@@ -212,6 +212,51 @@ def _within_cap(game: Game, action, sent_by: str) -> None:
     _RECORD_SIZES[game][2:] = [action, size]
 
 
+#: What reading a game stored broken raises: JSON that does not parse (ValueError), JSON
+#: of the wrong shape (TypeError, KeyError...), settings or actions the engine refuses.
+BROKEN_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Refusal)
+
+#: A game's row with its JSON columns as text (not its questions): parsed by
+#: ``_raw_problem``, so that a damaged column is told, not raised by the query.
+_JSON_COLUMNS = ("settings", "timer", "exchange_requests", "removed_devices")
+_RAW_ROW = select(GameRow.id, GameRow.name, GameRow.created_at, GameRow.over, GameRow.winner,
+                  *(cast(getattr(GameRow, name), Text).label(name) for name in _JSON_COLUMNS))
+#: The JSON type each of those columns must hold.
+_JSON_SHAPES = {"settings": dict, "timer": dict, "exchange_requests": list,
+                "removed_devices": list}
+
+
+def _raw_problem(raw) -> tuple[dict | None, str | None]:
+    """A raw row's settings (None when unreadable) and why it is broken (None if not)."""
+    settings = None
+    for name in _JSON_COLUMNS:
+        text = raw[name]
+        if text is None:
+            if name == "settings":
+                return None, "settings: empty"
+            continue
+        try:
+            value = json.loads(text)
+        except ValueError as error:
+            return None, f"{name}: not valid JSON ({error})"
+        if not isinstance(value, _JSON_SHAPES[name]):
+            return None, f"{name}: JSON of the wrong shape (a {type(value).__name__})"
+        if name == "settings":
+            settings = value
+    try:
+        parse_settings(settings)
+    except BROKEN_ERRORS as error:
+        return None, "settings: " + _described(error)
+    return settings, None
+
+
+def _described(error: Exception) -> str:
+    """A read failure in a few words (the rule and message of a refusal)."""
+    if isinstance(error, Refusal):
+        return f"{error.rule}: {error.message}"[:300]
+    return f"{type(error).__name__}: {error}"[:300]
+
+
 def _refuse_control_characters(value: object, where: str) -> None:
     """A ``format`` Refusal naming the place of a NUL byte or another control character
     inside ``value`` (:mod:`facilitator.safe_text`), the message the screens show."""
@@ -361,6 +406,51 @@ class GameStore:
         """Every game, newest first."""
         with self.database.session() as session:
             return list(session.scalars(select(GameRow).order_by(GameRow.id.desc())))
+
+    # -- a game stored broken ------------------------------------------------------------
+
+    def listing(self) -> list[dict]:
+        """Every game, newest first, as the console lists them: ``{"id", "name",
+        "created_at", "over", "winner", "teams", "broken"}``. ``broken`` is None, or why
+        the row cannot be read (its settings, timer... are not the JSON they should be):
+        one such row is listed as broken, and the others as always. The JSON columns are
+        read as text and parsed here, so a damaged one cannot stop the query."""
+        with self.database.read() as connection:
+            rows = connection.execute(_RAW_ROW.order_by(GameRow.id.desc())).mappings().all()
+        out = []
+        for raw in rows:
+            settings, broken = _raw_problem(raw)
+            out.append({"id": raw["id"], "name": raw["name"], "created_at": raw["created_at"],
+                        "over": bool(raw["over"]), "winner": raw["winner"],
+                        "teams": [t["name"] for t in settings["teams"]] if settings else [],
+                        "broken": broken})
+        return out
+
+    def broken(self, game_id: int) -> str | None:
+        """Why game ``game_id`` as stored cannot be played or shown (a column or an action
+        that is not the JSON it should be, a record that does not replay), or None when it
+        can, or when there is no such game. Asks the engine to replay it (cached)."""
+        with self.database.read() as connection:
+            raw = connection.execute(_RAW_ROW.where(GameRow.id == game_id)).mappings().first()
+        if raw is None:
+            return None
+        _settings, problem = _raw_problem(raw)
+        if problem is not None:
+            return problem
+        try:
+            self.load(game_id)
+            self.row(game_id)
+        except BROKEN_ERRORS as error:
+            self._forget_state(game_id)
+            return _described(error)
+        return None
+
+    def team_count(self, game_id: int) -> int:
+        """How many teams game ``game_id`` has, from its join codes (readable whatever
+        its settings hold)."""
+        with self.database.read() as connection:
+            return connection.scalar(select(func.count()).select_from(JoinCodeRow).where(
+                JoinCodeRow.game_id == game_id)) or 0
 
     def row(self, game_id: int) -> GameRow | None:
         """The game row (settings, timer, codes loaded), or None."""

@@ -426,8 +426,12 @@ def _bank_or_404(bank_id: int) -> dict:
 
 def game_coverage(game_id: int) -> dict | None:
     """``{author: {type: unused}}`` of a game, from its own copy of the questions
-    minus those already read; None when there is no such game."""
-    loaded = store.load(game_id)
+    minus those already read; None when there is no such game (or it is stored broken)."""
+    from ..store.games import BROKEN_ERRORS
+    try:
+        loaded = store.load(game_id)
+    except BROKEN_ERRORS:
+        return None
     if loaded is None:
         return None
     game, _row = loaded

@@ -83,10 +83,35 @@ def setup_defaults() -> dict:
 
 def games_listing() -> list[dict]:
     """Every game, newest first, as the console lists them: id, name, created_at,
-    over, winner, team names and the console's address of the game."""
-    return [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
-             "over": r.over, "winner": r.winner, "teams": [t["name"] for t in r.settings["teams"]],
-             "url": url_for("console.game", game_id=r.id)} for r in store.list_games()]
+    over, winner, team names, the console's address of the game, and ``broken``: None,
+    or why its stored row cannot be read (it is listed, to be deleted; the others are
+    listed as always)."""
+    return [{**game, "created_at": game["created_at"].isoformat(timespec="minutes"),
+             "url": url_for("console.game", game_id=game["id"])} for game in store.listing()]
+
+
+def broken_or_none(game_id: int, gm: bool = True):
+    """The page (or JSON) saying game ``game_id`` is stored broken, or None when it is not."""
+    why = store.broken(game_id)
+    if why is None:
+        return None
+    from .errors import broken_game_page
+    return broken_game_page(game_id, why, gm)
+
+
+def delete_any_game(game_id: int) -> bool:
+    """Delete a game, even one stored broken: its consoles, devices and projectors are
+    disconnected (every process) and its device tokens refused from then on. False when
+    there was no such game."""
+    live = current_app.extensions["facilitator_live"]
+    if store.broken(game_id) is None:
+        return live.delete_game(game_id)
+    # Its settings cannot be read: the team rooms to close are counted from its codes.
+    teams = store.team_count(game_id)
+    deleted = store.delete_game(game_id)
+    live.presence.kick(game_id, None, teams)
+    live.close_here(game_id, None, teams)
+    return deleted
 
 
 @bp.post("/games")
@@ -127,21 +152,43 @@ def create_game_from_setup(data: object, leave_out: set[str] | None = None) -> i
         raise Refusal("format", "the class name is not valid text")
     settings = data.get("settings")
     if isinstance(settings, dict) and isinstance(data.get("roster"), list):
-        settings = {**settings, "roster": data["roster"]}
+        settings = {**settings, "roster": distinct_roster(data["roster"])}
     questions = bank[1]
     if leave_out:
         questions = [q for q in questions if q.id not in leave_out]
     return store.create_game(name or "Partida", settings, questions, bank_name=bank[0])
 
 
+def distinct_roster(roster: list) -> list:
+    """A class list (names per team) whose namesakes are told apart, "Ana García" and
+    "Ana García (2)" (:func:`facilitator.classes.roster.roster_names`), so that naming a
+    spokesperson names one student; anything not a list of lists of names is left as it
+    is for the engine to refuse."""
+    from ..classes.roster import roster_names
+    if not all(isinstance(team, list) and all(isinstance(n, str) for n in team)
+               for team in roster):
+        return roster
+    flat = roster_names([" ".join(n.split()) for team in roster for n in team])
+    out, at = [], 0
+    for team in roster:
+        out.append(flat[at:at + len(team)])
+        at += len(team)
+    return out
+
+
 @bp.route("/<int:game_id>")
 @gm_required
 def game(game_id: int):
-    """The console of one game."""
+    """The console of one game (a game stored broken: a page saying so, to delete it)."""
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     row = store.row(game_id)
     if row is None:
         abort(404)
+    roster = row.settings.get("roster")
     return render_template("console/game.html", game={"id": row.id, "name": row.name},
+                           roster=roster if isinstance(roster, list) else None,
                            teams=team_links(row),
                            watch_url=public_base() + url_for("projector.show", watch=row.watch_code),
                            record_url=url_for("console.record", game_id=game_id))
@@ -151,6 +198,9 @@ def game(game_id: int):
 @gm_required
 def record(game_id: int):
     """The game's partida/1 record, as a download."""
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     data = store.record(game_id)
     if data is None:
         abort(404)
@@ -162,8 +212,9 @@ def record(game_id: int):
 @gm_required
 def delete(game_id: int):
     """Delete a game: its consoles, devices and projectors are disconnected (every
-    process), and its device tokens are refused from then on."""
-    current_app.extensions["facilitator_live"].delete_game(game_id)
+    process), and its device tokens are refused from then on. A game stored broken is
+    deleted too."""
+    delete_any_game(game_id)
     return redirect(url_for("console.games"))
 
 
@@ -222,6 +273,9 @@ def speakers(game_id: int):
     ``{"ok": true, "teams": {"1": [{"name", "spoke"}, ...]}}``; ``teams`` is ``{}`` for
     a game made without a class; 404 for no such game."""
     from ..store import classes as stored
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     row = store.row(game_id)
     if row is None:
         return jsonify(ok=False, error="not_found", message=f"there is no game {game_id}"), 404
