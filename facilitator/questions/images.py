@@ -6,7 +6,7 @@ image may have at most :data:`MAX_IMAGE_BYTES`, a bank at most
 :data:`MAX_BANK_IMAGE_BYTES` of images, and an image at most
 :data:`MAX_IMAGE_SIDE` pixels a side and :data:`MAX_IMAGE_PIXELS` in all: a few
 compressed bytes can unpack into a picture that no tablet can show (a 40000×40000
-PNG of 194 KB is 6.4 GB of pixels). The pixel size is read from the header
+PNG of 194 KB unpacks to 6.4 GB). The pixel size is read from the header
 (PNG's IHDR, JPEG's SOF marker, GIF's logical screen, WebP's VP8/VP8L/VP8X
 chunk); an image whose size cannot be read is refused. Each kept image is named after its
 content (``<sha256>.png``), so two questions that both call their image

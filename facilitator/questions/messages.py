@@ -55,7 +55,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "(or put them under a category naming the author)",
         # files that are not banks (facilitator.questions.documents)
         "document.refused": "{what}, not a question bank: {how}. Nothing can be imported "
-                            "from it.",
+                            "from this file.",
         "document.docx": "This is a Word document (.docx)",
         "document.doc": "This is an old Word document (.doc)",
         "document.odt": "This is a LibreOffice Writer document (.odt)",
@@ -249,8 +249,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "el nombre del autor)",
         "hint.author.api": "{n} pregunta(s) sin autor: envíen un campo author "
                            "(o pónganlas bajo una categoría con el nombre del autor)",
-        "document.refused": "{what}, no un banco de preguntas: {how}. No se puede importar "
-                            "nada de él.",
+        "document.refused": "{what}, no un banco de preguntas: {how}. De este archivo no se "
+                            "puede importar nada.",
         "document.docx": "Es un documento de Word (.docx)",
         "document.doc": "Es un documento de Word antiguo (.doc)",
         "document.odt": "Es un documento de LibreOffice Writer (.odt)",

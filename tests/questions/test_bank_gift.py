@@ -306,3 +306,15 @@ def test_a_200_question_gift_file_loads_well_under_a_second(write):
     assert len({q.author for q in report.questions}) == 8
     assert {q.type for q in report.questions} == {"vf", "quien", "abierta"}
     assert elapsed < 0.5, f"took {elapsed:.3f} s"
+
+
+def test_a_question_twice_under_one_title_is_kept_twice_as_moodle_keeps_it(write):
+    """Issue 34: Moodle's own GIFT fixture (question/format/gift/tests/fixtures) holds one
+    true/false question twice under one title, and Moodle imports both; so does the reader,
+    each with its own id (the title names neither) and a note naming their lines."""
+    report = read(write, "// name 0-11\n::2-08 KSL::Kant nació en 1724.{T}\n\n"
+                         "// name 0-11\n::2-08 KSL::Kant nació en 1724.{TRUE}\n")
+    first, second = report.questions
+    assert report.ok and (first.id, second.id) == ("banco-4", "banco-7")
+    assert first.text == second.text and first.answer.startswith("Verdadero")
+    assert [note for note in report.notes if "lines 4 and 7" in note]
