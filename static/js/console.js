@@ -538,7 +538,8 @@
           ? L.field('select', { testid: kind + '-' + n, 'aria-label': label },
             [h('option', { value: '' }, '—')].concat(names.map((m) => m.name).sort((a, b) => a.localeCompare(b, L.lang)).map((name) => h('option', { value: name }, name))))
           : L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200, 'aria-label': label });
-        if (names) { const d = L.drafts[kind + '-' + n]; f.value = d !== undefined ? d : ''; }
+        // A choice shows who is named now, unless the GM has picked another (kept across renders).
+        if (names) { const d = L.drafts[kind + '-' + n]; f.value = d ? d : (current || ''); }
         const go = () => {
           if (!f.value.trim()) return;
           send({ do: kind, team: n, name: f.value.trim() }, t('people.' + kind) + ' · ' + teamText(n) + ': ' + f.value.trim()).then((ack) => {
