@@ -15,6 +15,7 @@ from ..store.banks import bank_questions, list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
 from ..engine.numbers import is_unicode
+from ..safe_text import control_character
 from .auth import gm_required, read_json
 from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
@@ -225,7 +226,8 @@ def remove_device(game_id: int):
     ``device_ids`` lists): disconnected now, its token refused from now on."""
     data = read_json()
     device = data.get("device") if isinstance(data, dict) else None
-    if not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device):
+    if (not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device)
+            or control_character(device) is not None):
         return jsonify(ok=False, error="format", message='send {"device": "<device id>"}'), 400
     if not current_app.extensions["facilitator_live"].remove_device(game_id, device):
         return jsonify(ok=False, error="format", message="no such game"), 404
