@@ -109,7 +109,11 @@ def _print_refusal(refusal: Refusal) -> None:
 def serve_command(host: str, port: int) -> None:
     """Start the server: GM console, team pages and projector (gevent)."""
     from .serve import serve
-    serve(host, port)
+    from .store.schema import SchemaError
+    try:
+        serve(host, port)
+    except SchemaError as error:     # refused at start, saying what is wrong and what to do
+        raise click.ClickException(f"the server cannot start: {error}")
 
 
 @main.command("password")
@@ -202,9 +206,12 @@ def _database(upgrade: bool):
 @db_group.command("current")
 def db_current_command() -> None:
     """Say the database's schema revision and the newest one; exit 1 when it is behind."""
-    from .store.schema import schema_status
+    from .store.schema import SchemaError, schema_status
     database = _database(upgrade=False)
-    status = schema_status(database.engine)
+    try:
+        status = schema_status(database.engine)
+    except SchemaError as error:
+        raise click.ClickException(str(error))
     click.echo(f"Database: {database.engine.url.render_as_string(hide_password=True)}")
     current = status["current"] or "empty"
     if status["up_to_date"]:

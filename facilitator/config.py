@@ -47,6 +47,18 @@ def session_hours() -> float:
     return hours
 
 
+#: The commands that start a server, as the person typed them: ``./scripts/run`` sets
+#: ``FACILITATOR_COMMAND`` to its own name, so the server's hints name what was run.
+START_COMMANDS = ("./scripts/run", "facilitator serve")
+
+
+def start_command() -> str:
+    """The command that started this server (``FACILITATOR_COMMAND`` when it is one of
+    :data:`START_COMMANDS`), else ``facilitator serve``."""
+    given = os.environ.get("FACILITATOR_COMMAND", "")
+    return given if given in START_COMMANDS else "facilitator serve"
+
+
 def default_config(instance_path: str) -> dict:
     """Settings read from the environment, with a SQLite file in the instance folder by default."""
     hours = session_hours()
@@ -57,6 +69,8 @@ def default_config(instance_path: str) -> dict:
         "SECRET_KEY": os.environ.get("FACILITATOR_SECRET_KEY") or instance_secret_key(instance_path),
         "ASYNC_MODE": os.environ.get("FACILITATOR_ASYNC_MODE", "gevent"),
         "GM_PASSWORD": os.environ.get("FACILITATOR_GM_PASSWORD") or None,
+        # What the person ran to start the server, for the hints that name it.
+        "START_COMMAND": start_command(),
         # How often Socket.IO pings, and how long a silent device keeps its session.
         "PING_INTERVAL": int(os.environ.get("FACILITATOR_PING_INTERVAL", "10")),
         "PING_TIMEOUT": int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),

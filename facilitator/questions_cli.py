@@ -16,6 +16,7 @@ import click
 from .questions import (SHORT_ANSWER_MODES, BankReport, ImportIssue, cli_language, load_bank,
                         message, read_bank_for_import)
 from .questions.summary import author_type_table, coverage_gaps
+from .safe_text import control_character
 
 __all__ = ["questions", "check", "import_command", "export_command"]
 
@@ -85,7 +86,7 @@ def _print_summary(report: BankReport) -> None:
     the questions without expected answer, and how to give an author when some lack one."""
     lang = report.lang
     kind = message(lang, f"cli.format.{report.format}") if report.format in (
-        "csv", "gift", "moodle-xml") else report.format
+        "csv", "gift", "moodle-xml", "not-a-bank") else report.format
     click.echo(f"{report.file} ({kind})")
     click.echo("  " + message(lang, "cli.counts",
                               usable=message(lang, "cli.usable_question", n=len(report.questions)),
@@ -112,7 +113,7 @@ def _print_report(report: BankReport, skip_errors: bool) -> None:
     """The check of one file, as the teacher reads it."""
     _print_summary(report)
     lang, usable = report.lang, len(report.questions)
-    if report.errors:
+    if report.errors and report.format != "not-a-bank":
         good = message(lang, "cli.good_question", n=usable)
         if not usable:
             click.echo(message(lang, "cli.nothing_until_fixed"))
@@ -161,6 +162,8 @@ def import_command(ctx: click.Context, file: str, name: str | None, skip_errors:
                                   short_answer=short_answer, lang=lang)
     bank_name = (name if name is not None else Path(file).stem).strip()
     _print_summary(report)
+    if report.format == "not-a-bank":
+        ctx.exit(1)             # its error says what it is and how to make a bank of it
     if report.errors and not skip_errors:
         click.echo(message(lang, "cli.not_imported.errors"))
         ctx.exit(1)
@@ -172,6 +175,9 @@ def import_command(ctx: click.Context, file: str, name: str | None, skip_errors:
         ctx.exit(1)
     if len(bank_name) > MAX_BANK_NAME:
         click.echo(message(lang, "cli.not_imported.long_name", max=MAX_BANK_NAME))
+        ctx.exit(1)
+    if control_character(bank_name) is not None:
+        click.echo(message(lang, "cli.not_imported.control_name"))
         ctx.exit(1)
 
     from .store.banks import find_bank, save_bank

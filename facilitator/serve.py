@@ -74,11 +74,14 @@ def serve(host: str, port: int) -> None:
     click.echo(f"La partida — facilitator on {base}")
     if database.schema_change is not None:          # said first: the teacher should know
         click.echo(f"  {database.schema_change.describe()}")
-    click.echo(f"  GM console:      {base}/console   (console secret: {secret})")
+    # "console secret" / «clave de la consola»: the login page's words for it.
+    click.echo(f"  GM console:      {base}/console   (console secret / clave de la consola: "
+               f"{secret})")
     click.echo(f"  Teams join at:   {base}/join   (or scan the team's QR code)")
     click.echo("  Projector:       open it from the game's console page")
     if host in ("127.0.0.1", "localhost"):
-        click.echo("  Only this laptop can connect. For tablets: facilitator serve --host 0.0.0.0")
+        click.echo("  Only this laptop can connect. For tablets: "
+                   f"{app.config['START_COMMAND']} --host 0.0.0.0")
     click.echo(f"  Database:        {app.config['DATABASE_URL']}", err=False)
     import importlib.util
     if importlib.util.find_spec("geventwebsocket") is not None:

@@ -464,7 +464,8 @@ def test_bad_uploads_are_4xx(app, caller):
     body = assert_error(caller.post("/api/v1/banks", data={
         "file": (io.BytesIO(b"\x00\x01 nothing"), "raro.bin")},
         content_type="multipart/form-data"), 422, "format")
-    assert "cannot tell the format" in body["report"]["errors"][0]["text"]
+    # Issue 34: a file of bytes is named as such, not as a format it is not.
+    assert "not a text file" in body["report"]["errors"][0]["text"]
 
 
 # -- games refused -------------------------------------------------------------------
@@ -552,3 +553,59 @@ def test_the_docs_name_every_route(app):
     assert "/api/v1/openapi.json" in docs and "Authorization: Bearer" in docs
     for method, path in api_routes(app):
         assert f"{method} /api/v1{path}" in docs, (method, path)
+
+
+# -- issue 34: tokens expire, and all can be revoked at once ------------------------------
+
+def test_a_token_expires_when_the_teacher_chose_and_says_so(app, gm):
+    from datetime import timedelta
+
+    from facilitator.store.models import utcnow
+    page = gm.get("/console/tokens").get_data(as_text=True)
+    assert 'data-testid="token-days"' in page
+    assert '<option value="30" selected>30 días</option>' in page
+    for days in ("1", "365"):
+        response = gm.post("/console/tokens", data={"label": f"d{days}", "days": days},
+                           headers=ORIGIN)
+        assert response.status_code == 200
+    assert gm.post("/console/tokens", data={"label": "x", "days": "7"},
+                   headers=ORIGIN).status_code == 400
+    short = issue(gm, "corto")                      # the default: 30 days
+    with database.session() as session:
+        lives = {row.label: row.expires_at - row.created_at for row in session.query(ApiToken)}
+    assert lives == {"d1": timedelta(days=1), "d365": timedelta(days=365),
+                     "corto": timedelta(days=30)}
+    script = Script(app, short)
+    assert script.get("/api/v1/banks").status_code == 200
+    with database.session() as session:
+        row = session.query(ApiToken).filter_by(label="corto").one()
+        row.expires_at = utcnow() - timedelta(minutes=1)
+        end = row.expires_at
+    refused = script.get("/api/v1/banks")
+    assert refused.status_code == 401
+    assert refused.get_json() == {"error": "unauthorized", "message": (
+        f"the API token expired on {end:%Y-%m-%d %H:%M} UTC: issue a new one in the console "
+        "(API tokens, /console/tokens)")}
+    assert script.get("/api/propose?students=20").status_code == 401
+    listed = gm.get("/console/tokens").get_data(as_text=True)
+    assert "vencido" in listed
+
+
+def test_revoking_every_token_at_once(app, gm):
+    tokens = [issue(gm, f"t{n}") for n in range(3)]
+    assert all(Script(app, t).get("/api/v1/games").status_code == 200 for t in tokens)
+    page = gm.get("/console/tokens").get_data(as_text=True)
+    assert 'data-testid="tokens-revoke-all"' in page
+    # Logging out every console leaves the tokens working (they are revoked here).
+    assert gm.post("/console/logout-all", headers=ORIGIN).status_code == 302
+    assert all(Script(app, t).get("/api/v1/games").status_code == 200 for t in tokens)
+    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+    done = gm.post("/console/tokens/revoke-all", headers=ORIGIN)
+    assert done.status_code == 302 and "done=revoked_all" in done.headers["Location"]
+    assert "Tokens revocados: 3." in gm.get(done.headers["Location"]).get_data(as_text=True)
+    assert all(Script(app, t).get("/api/v1/games").status_code == 401 for t in tokens)
+    again = gm.post("/console/tokens/revoke-all", headers=ORIGIN, json={})
+    assert again.get_json() == {"ok": True, "revoked": 0}
+    assert gm.post("/console/tokens/revoke-all",
+                   headers={"Origin": "http://evil.example"}).status_code == 400
+    assert app.test_client().post("/console/tokens/revoke-all", headers=ORIGIN).status_code == 302

@@ -612,3 +612,61 @@ def test_an_expired_preview_says_so(client):
     assert response.status_code == 400
     from facilitator.i18n import translate
     assert translate("es", "bank_preview.expired") in text_of(response)
+
+
+# -- issue 34: files that are no bank, repeated questions, control characters -------------
+
+@pytest.mark.parametrize("kind", ["docx", "doc", "pdf", "image", "xlsx", "odt"])
+def test_a_document_renamed_csv_is_named_and_nothing_offers_to_import_it(client, kind):
+    """The preview names what the file is and how to make a bank of it; no «Importar»
+    button, no «Formato: Moodle GIFT», no line errors about UTF-8; importing it anyway
+    imports nothing."""
+    from documents import KINDS
+    build, spanish, _english = KINDS[kind]
+    before = len(list_banks(database))
+    response = upload(client, "banco.csv", build(), name="Banco", step="preview")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    text = text_of(response)
+    assert "Formato: no es un banco de preguntas." in text
+    assert spanish + ", no un banco de preguntas" in text
+    assert "Moodle GIFT" not in text and "UTF-8 válido" not in text
+    assert 'data-testid="preview-import"' not in page
+    assert 'data-testid="preview-nothing"' in page and 'data-testid="preview-choose-other"' in page
+    response = upload(client, "banco.csv", build(), name="Banco", skip_errors="1")
+    assert response.status_code == 400
+    assert "el archivo no es un banco de preguntas" in text_of(response)
+    assert spanish in text_of(response)
+    assert len(list_banks(database)) == before
+
+
+def test_the_api_refuses_a_document_naming_it(client):
+    from documents import KINDS
+    response = client.post("/api/v1/banks?lang=es", headers=ORIGIN,
+                           data={"file": (io.BytesIO(KINDS["docx"][0]()), "banco.csv")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["report"]["format"] == "not-a-bank"
+    assert body["report"]["errors"][0]["text"].startswith(
+        "banco.csv: Es un documento de Word (.docx), no un banco de preguntas")
+    english = client.post("/api/v1/banks", headers=ORIGIN,
+                          data={"file": (io.BytesIO(KINDS["pdf"][0]()), "banco.csv")},
+                          content_type="multipart/form-data").get_json()
+    assert "This is a PDF document, not a question bank" in english["report"]["errors"][0]["text"]
+
+
+def test_a_question_typed_five_ways_is_imported_five_times_with_a_note(client):
+    """Moodle imports «Test Moodle 1..5», the same question typed with a line break, a list,
+    other markup: so does the console, saying which lines repeat one question."""
+    gift = ("$CATEGORY: $course$/top/Filosofía/Kant\n\n"
+            "::Test Moodle 1::¿Qué es la Ilustración? {####La salida de la minoría de edad.}\n\n"
+            "::Test Moodle 2::¿Qué es\\nla Ilustración? {####La salida de la minoría de edad.}\n\n"
+            "::Test Moodle 3::[html]<p>¿Qué es <b>la Ilustración</b>?</p> {####La salida.}\n\n"
+            "::Test Moodle 4::[html]<ul><li>¿Qué es la Ilustración?</li></ul> {####La salida.}\n\n"
+            "::Test Moodle 5::[markdown]¿Qué es *la Ilustración*? {####La salida.}\n")
+    response = upload(client, "moodle.gift", gift, name="Moodle")
+    assert response.status_code == 200, text_of(response)
+    text = text_of(response)
+    assert "las preguntas de las líneas 3, 5, 7, 9 y 11 tienen el mismo autor, tipo y texto" in text
+    assert len(bank_questions(database, find_bank(database, "Moodle")["id"])[1]) == 5

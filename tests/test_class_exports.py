@@ -83,21 +83,24 @@ def test_league_csv_in_english_and_with_team_scores():
                        ["5", "Eva", "eva@x.edu", "E5", "0", "1", "0", ""]]
 
 
-def test_participation_csv_rows_show_presence_speaking_and_ranks_as_r_of_n():
+def test_participation_csv_rows_show_presence_speaking_and_ranks_as_numbers():
+    """Issue 34: a place is a number under a header naming the teams ("1/4" read as the
+    1st of April by spreadsheets)."""
     _, taking = tables()
     assert rows(participation_csv(taking, STUDENTS)) == [
         ["Nombre", "Correo electrónico", "Número de ID", "Dejó la clase", "Partidas presentes",
          "Partidas en total", "Veces vocero", "Veces representante", "Veces que habló",
-         "Nunca habló", "Puesto medio", "Partida 1 (2026-03-02)", "Partida 2 (2026-03-09)",
-         "Repaso (2026-03-16)"],
+         "Nunca habló", "Puesto medio", "Partida 1 (2026-03-02): puesto (de 4 equipos)",
+         "Partida 2 (2026-03-09): puesto (de 4 equipos)",
+         "Repaso (2026-03-16): puesto (de 2 equipos)"],
         ["Ana Gómez", "ana@x.edu", "A1", "no", "3", "3", "3", "0", "3", "no", "1.5",
-         "1/4", "2/4", "1/2"],
-        ["Bruno", "", "B2", "no", "2", "3", "0", "0", "0", "sí", "1.5", "1/4", "2/4", ""],
+         "1", "2", "1"],
+        ["Bruno", "", "B2", "no", "2", "3", "0", "0", "0", "sí", "1.5", "1", "2", ""],
         ["'" + LINK, "evil@x.edu", "", "no", "3", "3", "2", "0", "2", "no", "1.5",
-         "2/4", "1/4", "2/2"],
+         "2", "1", "2"],
         ["Dora", "dora@x.edu", "D4", "no", "3", "3", "0", "1", "1", "no", "2.5",
-         "3/4", "2/4", "2/2"],
-        ["Eva", "eva@x.edu", "E5", "sí", "1", "3", "0", "0", "0", "sí", "4.0", "4/4", "", ""],
+         "3", "2", "2"],
+        ["Eva", "eva@x.edu", "E5", "sí", "1", "3", "0", "0", "0", "sí", "4.0", "4", "", ""],
     ]
 
 
@@ -135,7 +138,7 @@ def test_the_xlsx_has_league_participation_and_kept_teams_sheets():
         [5, "Eva", "eva@x.edu", "E5", 1, 1, 1, None],
     ]
     assert values(book["Participación"])[1] == ["Ana Gómez", "ana@x.edu", "A1", "no", 3, 3, 3,
-                                                0, 3, "no", 1.5, "1/4", "2/4", "1/2"]
+                                                0, 3, "no", 1.5, 1, 2, 1]
     assert values(book["Equipos"]) == [
         ["Puesto", "Equipo", "Nombre del equipo", "Integrantes", "Puntos",
          "Partida 1 (2026-03-02)", "Partida 2 (2026-03-09)"],
@@ -248,3 +251,63 @@ def test_measures_are_labelled_in_both_languages_in_the_order_offered():
     assert list(MEASURES) == ["league_points", "league_rank", "games_present", "spoke",
                               "spokesperson", "representative", "mean_rank"]
     assert MEASURES["spoke"] == ("Veces que habló", "Times spoke")
+
+
+# -- issue 34 ------------------------------------------------------------------------------
+
+def test_two_games_of_one_name_and_day_get_headers_of_their_own():
+    """The league exports' headers are unique whatever the games are called."""
+    from facilitator.classes.exports import unique_headers
+    played = games()
+    played = [played[0], GameSummary(2, "Partida 1", "2026-03-02", True, False,
+                                     played[1].teams), played[2]]
+    table, taking = league(played, STUDENTS), participation(played, STUDENTS)
+    header = rows(league_csv(table, STUDENTS))[0]
+    assert header[6:] == ["Partida 1 (2026-03-02)", "Partida 1 (2026-03-02) (2)"]
+    part = rows(participation_csv(taking, STUDENTS))[0]
+    assert len(set(part)) == len(part) == 14
+    assert part[11:13] == ["Partida 1 (2026-03-02): puesto (de 4 equipos)",
+                           "Partida 1 (2026-03-02): puesto (de 4 equipos) (2)"]
+    book = workbook(class_xlsx(table, taking, STUDENTS))
+    for sheet in book.worksheets:
+        first = [cell.value for cell in sheet[1]]
+        assert len(first) == len(set(first)), first
+    assert unique_headers(["a", "a", "a (2)", "a"]) == ["a", "a (3)", "a (2)", "a (4)"]
+
+
+def test_places_are_numbers_in_the_workbook_and_the_csv_so_no_spreadsheet_reads_a_date():
+    _, taking = tables()
+    sheet = workbook(class_xlsx(*tables(), STUDENTS))["Participación"]
+    cells = [c.value for c in list(sheet.iter_rows(min_row=2, max_row=2))[0]][11:]
+    assert cells == [1, 2, 1] and all(isinstance(c, int) for c in cells)
+    assert not any("/" in cell for row in rows(participation_csv(taking, STUDENTS))[1:]
+                   for cell in row[11:])
+
+
+def test_tied_students_are_listed_as_the_language_sorts_names():
+    """«María» before «Martina», «Ñandú» after «Nuño» (Spanish); English folds ñ."""
+    names = ["Martina", "Ñandú", "María", "Nuño"]
+    students = [{"id": n, "name": name, "email": "", "id_number": "", "left": False}
+                for n, name in enumerate(names, start=1)]
+    played = [GameSummary(1, "P", "2026-03-02", True, False, (
+        TeamResult(1, "A", 1, 0, (1, 2, 3, 4)), TeamResult(2, "B", 2, 0, ()),
+        TeamResult(3, "C", 3, 0, ()), TeamResult(4, "D", 4, 0, ())))]
+    assert [r["name"] for r in league(played, students)["students"]] == [
+        "María", "Martina", "Nuño", "Ñandú"]
+    assert [r["name"] for r in league(played, students, lang="en")["students"]] == [
+        "María", "Martina", "Ñandú", "Nuño"]
+
+
+def test_moodle_left_out_names_each_student_and_why():
+    from facilitator.classes.exports import moodle_left_out
+    table, taking = tables()
+    assert moodle_left_out(table, taking, STUDENTS, "email") == [
+        {"id": 2, "name": "Bruno", "reason": "none", "value": ""}]
+    students = [*STUDENTS[:4], {**STUDENTS[4], "id_number": "=E5"}, STUDENTS[5]]
+    assert moodle_left_out(table, taking, students, "id_number") == [
+        {"id": 3, "name": LINK, "reason": "none", "value": ""},
+        {"id": 5, "name": "Eva", "reason": "formula", "value": "="}]
+    assert [s["id"] for s in moodle_left_out(table, taking, students, "id_number")] == \
+        [3, 5]          # Félix left before playing: not in the file at all, not listed
+    with pytest.raises(ValueError):
+        moodle_left_out(table, taking, STUDENTS, "name")

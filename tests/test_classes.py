@@ -272,3 +272,79 @@ def test_class_pages_are_the_gms_only(app):
     answer = anonymous.post("/console/classes", json={"name": "x"},
                             headers={"Origin": "http://localhost"})
     assert answer.status_code in (302, 401)
+
+
+# -- issue 34 ------------------------------------------------------------------------------
+
+def test_repeated_names_are_flagged_at_paste_time_naming_them(gm):
+    class_id, students = new_class(gm, "Ana García\nBruno Díaz\nana  garcía; ana2@x.edu\n"
+                                       "Carla\n")
+    answer = gm.post(f"/console/classes/{class_id}/students",
+                     json={"text": "Dora\nCarla; carla2@x.edu\n"}).json
+    assert answer["added"] == 2
+    assert answer["duplicates"] == [{"name": "Carla", "lines": [2], "existing": 1}]
+    first = gm.post(f"/console/classes/{class_id}/students",
+                    json={"text": "Eva\nEva\n"}).json
+    assert first["duplicates"] == [{"name": "Eva", "lines": [1, 2], "existing": 0}]
+    one = gm.post(f"/console/classes/{class_id}/students", json={"name": "Bruno Díaz"}).json
+    assert one["duplicates"] == [{"name": "Bruno Díaz", "lines": [], "existing": 1}]
+    assert gm.post(f"/console/classes/{class_id}/students",
+                   json={"name": "Fede"}).json["duplicates"] == []
+
+
+def test_the_first_paste_names_its_own_repeats_and_the_roster_tells_them_apart(gm):
+    answer = gm.post("/console/classes", json={"name": "Homónimos"})
+    class_id = answer.json["id"]
+    pasted = gm.post(f"/console/classes/{class_id}/students", json={
+        "text": "\n".join(["Ana García", *NAMES[1:11], "Ana García; otra@x.edu"])}).json
+    assert pasted["duplicates"] == [{"name": "Ana García", "lines": [1, 12], "existing": 0}]
+    ids = [s["id"] for s in pasted["students"]]
+    game_id = make_game(gm, class_id, [ids[0:3], ids[3:6], ids[6:9], ids[9:12]])
+    roster = store.row(game_id).settings["roster"]
+    assert roster[0][0] == "Ana García" and roster[3][-1] == "Ana García (2)"
+    import json
+    import re
+    page = gm.get(f"/console/{game_id}").get_data(as_text=True)
+    shown = json.loads(re.search(r'<script id="page" type="application/json">(.*?)</script>',
+                                 page).group(1))
+    assert shown["roster"] == roster          # the console offers these names to choose from
+
+
+def test_two_games_of_a_class_made_on_one_day_get_names_of_their_own(gm):
+    class_id, students = new_class(gm)
+    ids = [s["id"] for s in students]
+    lineup = [ids[0:3], ids[3:6], ids[6:9], ids[9:12]]
+    names = []
+    for _ in range(3):
+        answer = gm.post(f"/console/classes/{class_id}/games", json={
+            "name": "1.º B 3 de diciembre", "settings": dict(ONE_ROUND), "lineup": lineup})
+        names.append(store.row(answer.json["game_id"]).name)
+    assert names == ["1.º B 3 de diciembre", "1.º B 3 de diciembre (2)",
+                     "1.º B 3 de diciembre (3)"]
+    answer = gm.post(f"/console/classes/{class_id}/games", json={
+        "settings": dict(ONE_ROUND), "lineup": lineup})
+    assert store.row(answer.json["game_id"]).name == "1.º Bach. B · Filosofía"
+
+
+def test_the_moodle_panel_names_who_is_left_out_and_why(gm):
+    class_id, students = new_class(gm, "Ana Gómez; ana@x.edu; 1\nBruno\nCarla; =c@x.edu; 3\n"
+                                       + "\n".join(NAMES[3:12]))
+    ids = [s["id"] for s in students]
+    game_id = make_game(gm, class_id, [ids[0:3], ids[3:6], ids[6:9], ids[9:12]])
+    store.transact(game_id, "gm", lambda c: c.play({"do": "declare", "mode": "normal"}))
+    left = gm.get(f"/console/classes/{class_id}/export/moodle-missing.json?identifier=email").json
+    names = {s["name"]: s["reason"] for s in left["left_out"]}
+    assert names["Bruno"] == "none" and names["Carla"] == "formula"
+    assert "Ana Gómez" not in names
+    by_id = gm.get(f"/console/classes/{class_id}/export/moodle-missing.json?identifier=id_number")
+    assert "Ana Gómez" not in {s["name"] for s in by_id.json["left_out"]}
+    assert gm.get(f"/console/classes/{class_id}/export/moodle-missing.json?identifier=x") \
+        .status_code == 400
+
+
+def test_the_classes_are_listed_as_spanish_sorts_their_names(gm):
+    for name in ("Ñandú 2.º", "Martina A", "María B", "Nuño C"):
+        assert gm.post("/console/classes", json={"name": name}).status_code == 201
+    page = gm.get("/console/classes").get_data(as_text=True)
+    at = [page.index(name) for name in ("María B", "Martina A", "Nuño C", "Ñandú 2.º")]
+    assert at == sorted(at)

@@ -208,3 +208,82 @@ def test_a_start_on_a_database_at_head_does_not_load_alembic(tmp_path):
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert shown.stdout.strip() == "[]", shown.stdout
+
+
+# -- issue 34: a stamped database whose tables are missing, token expiry ------------------
+
+def test_a_database_stamped_at_head_without_its_tables_is_refused_at_start(empty_database,
+                                                                           connect):
+    database = connect(empty_database)
+    with database.engine.begin() as connection:
+        connection.execute(text("DROP TABLE students"))
+        connection.execute(text("DROP TABLE class_games"))
+    database.engine.dispose()
+    with pytest.raises(schema.SchemaError) as caught:
+        connect(empty_database)
+    message = str(caught.value)
+    assert f"at schema {schema.HEAD}, but it has no table class_games; no table students" \
+        in message
+    assert "FACILITATOR_DATABASE_URL" in message and "before-" in message
+
+
+def test_a_database_stamped_at_head_lacking_a_column_is_refused(empty_database, connect):
+    database = connect(empty_database)
+    with database.engine.begin() as connection:      # SQLite 3.35+ drops a column too
+        connection.execute(text("ALTER TABLE api_tokens DROP COLUMN expires_at"))
+    database.engine.dispose()
+    with pytest.raises(schema.SchemaError, match="no columns expires_at of table api_tokens"):
+        connect(empty_database)
+
+
+def test_an_old_stamp_with_no_tables_at_all_is_refused_before_any_upgrade(empty_database,
+                                                                          connect):
+    engine = create_engine(empty_database)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) "
+                                "NOT NULL PRIMARY KEY)"))
+        connection.execute(text("INSERT INTO alembic_version VALUES ('0004')"))
+    engine.dispose()
+    with pytest.raises(schema.SchemaError, match="at schema 0004, but it has no table "
+                                                 "actions; no table bank_questions"):
+        connect(empty_database)
+
+
+def test_serve_and_db_current_refuse_a_stamped_database_without_its_tables(tmp_path):
+    url = f"sqlite:///{tmp_path / 'facilitator.db'}"
+    database = Database()
+    database.connect(url)
+    with database.engine.begin() as connection:
+        connection.execute(text("DROP TABLE games"))
+    database.engine.dispose()
+    current = facilitator("db", "current", instance=tmp_path)
+    assert current.returncode == 1
+    assert f"at schema {schema.HEAD}, but it has no table games" in current.stderr
+    env = {**os.environ, "FACILITATOR_INSTANCE": str(tmp_path)}
+    env.pop("FACILITATOR_DATABASE_URL", None)
+    served = subprocess.run([sys.executable, "-m", "facilitator.cli", "serve", "--port", "0"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert served.returncode == 1, served.stdout
+    assert "the server cannot start: the database says it is at schema" in served.stderr
+    assert "Traceback" not in served.stderr
+
+
+def test_tokens_of_before_expiry_get_thirty_days_from_the_upgrade(empty_database, connect):
+    from alembic import command
+    engine = create_engine(empty_database)
+    with engine.begin() as connection:
+        command.upgrade(schema.alembic_config(connection), "0006")
+        connection.execute(text(
+            "INSERT INTO api_tokens (label, token_hash, created_at) VALUES "
+            "('viejo', 'aa', '2026-01-01 00:00:00'), ('revocado', 'bb', '2026-01-01 00:00:00')"))
+        connection.execute(text("UPDATE api_tokens SET revoked_at = created_at "
+                                "WHERE label = 'revocado'"))
+    engine.dispose()
+    database = connect(empty_database)
+    assert database.schema_change.before == "0006"
+    from facilitator.store.models import ApiToken, utcnow
+    with database.session() as session:
+        rows = {row.label: row for row in session.query(ApiToken)}
+        left = rows["viejo"].expires_at - utcnow()
+        assert 29.9 < left.total_seconds() / 86400 <= 30
+        assert rows["revocado"].expires_at is None

@@ -214,3 +214,60 @@ def test_the_xlsx_export_has_headers_in_the_pages_language_and_numbers_as_number
     assert all(isinstance(v, (int, float)) for v in turn_rows[1][-4:])
     page = gm.get(f"/console/{game_id}/results?lang={lang}").get_data(as_text=True)
     assert 'data-testid="download-xlsx"' in page
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("es", {"mode": "Desafío simple", "type": "Verdadero o Falso", "verdict": "Completa",
+            "written_correct": "Correcta", "consolations": "Premios consuelo",
+            "adjustments": "Correcciones de puntaje"}),
+    ("es-ES", {"mode": "Desafío simple", "type": "Verdadero o Falso", "verdict": "Completa",
+               "written_correct": "Correcta", "consolations": "Premios de consolación",
+               "adjustments": "Correcciones de puntuación"}),
+    ("en", {"mode": "Simple challenge", "type": "True or False", "verdict": "Full",
+            "written_correct": "Correct", "consolations": "Consolation prizes",
+            "adjustments": "Score corrections"}),
+])
+def test_the_xlsx_writes_modes_types_and_verdicts_in_words_and_the_csv_keeps_codes(gm, lang,
+                                                                                   words):
+    """Issue 34: a teacher's workbook says «Verdadero o Falso», «Completa»; the CSV files
+    stay the stable machine format (vf, full)."""
+    import openpyxl
+    record = load_record((SCENARIOS / "r04-consolation.record.json").read_text(encoding="utf-8"))
+    game_id = int(upload(gm, record).headers["Location"].split("/")[2])
+    book = openpyxl.load_workbook(io.BytesIO(gm.get(f"/console/{game_id}/results.xlsx?lang={lang}").data))
+    standings, turns = book.worksheets
+    header = [c.value for c in standings[1]]
+    assert words["consolations"] in header and words["adjustments"] in header
+    rows = list(turns.iter_rows(values_only=True))
+    first = dict(zip(rows[0], rows[1]))
+    tr = {k: rows[0][i] for i, k in enumerate(["turn", "round", "host", "mode", "challenged",
+                                                "author", "type", "question_text", "verdict",
+                                                "written", "written_correct"])}
+    assert first[tr["mode"]] == words["mode"] and first[tr["type"]] == words["type"]
+    assert first[tr["verdict"]] == words["verdict"]
+    assert first[tr["written_correct"]] == words["written_correct"]
+    assert {r[6] for r in rows[1:]} <= {"Verdadero o Falso", "Quién lo dijo", "Pregunta abierta",
+                                        "True or False", "Who said it", "Open question"}
+    turns_csv = list(csv.DictReader(io.StringIO(
+        gm.get(f"/console/{game_id}/turns.csv?lang={lang}").get_data(as_text=True).lstrip("\ufeff"))))
+    assert [(r["mode"], r["type"], r["verdict"]) for r in turns_csv] == [
+        ("simple", "vf", "full"), ("risky", "quien", "full"), ("simple", "abierta", "full")]
+    assert turns_csv[0]["written_correct"] == "True"
+
+
+def test_participation_lists_names_as_the_language_sorts_them():
+    """Issue 34: «María» before «Martina» (accents fold), «Ñandú» after «Nuño» in Spanish;
+    English folds ñ to n."""
+    from rulebook import bank
+    from facilitator.games.partida import Game, parse_settings
+    names = ["Martina", "Ñandú", "maría", "Nuño", "Álvaro"]
+    settings = parse_settings({"teams": [{"name": f"E{n}", "members": 5 if n == 1 else 4}
+                                         for n in range(1, 5)],
+                               "roster": [names, ["a", "b", "c", "d"], ["e", "f", "g", "h"],
+                                          ["i", "j", "k", "l"]]})
+    game = Game(settings, bank())
+    team_one = lambda lang: [r["student"] for r in participation(game, lang) if r["team"] == 1]  # noqa: E731
+    assert team_one("es") == ["Álvaro", "maría", "Martina", "Nuño", "Ñandú"]
+    assert team_one("en") == ["Álvaro", "maría", "Martina", "Ñandú", "Nuño"]
+    assert [r["student"] for r in summary_json(game, "x", "es")["participation"]][:5] == \
+        team_one("es")

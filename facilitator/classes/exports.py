@@ -52,6 +52,7 @@ WORDS = {
            "representative": "Veces representante", "spoke": "Veces que habló",
            "never_spoke": "Nunca habló", "mean_rank": "Puesto medio", "team": "Equipo",
            "team_name": "Nombre del equipo", "members": "Integrantes",
+           "place_of": "{game}: puesto (de {teams} equipos)",
            "yes": "sí", "no": "no"},
     "en": {"league": "League", "participation": "Participation", "teams": "Teams",
            "rank": "Rank", "name": "Name", "email": "Email", "id_number": "ID number",
@@ -60,6 +61,7 @@ WORDS = {
            "spokesperson": "Times spokesperson", "representative": "Times representative",
            "spoke": "Times spoke", "never_spoke": "Never spoke", "mean_rank": "Mean rank",
            "team": "Team", "team_name": "Team name", "members": "Members",
+           "place_of": "{game}: place (of {teams} teams)",
            "yes": "yes", "no": "no"},
 }
 
@@ -72,11 +74,32 @@ def _words(lang: str) -> dict[str, str]:
     return WORDS["es" if _spanish(lang) else "en"]
 
 
+def unique_headers(header: list) -> list:
+    """The header with repeats told apart: a second "Clase (2026-12-03)" becomes
+    "Clase (2026-12-03) (2)", a third " (3)", so that every column has its own name
+    (a spreadsheet's filter, a script reading the CSV by column name)."""
+    seen: dict[str, int] = {}
+    taken = {str(cell) for cell in header}
+    out = []
+    for cell in header:
+        text = str(cell)
+        seen[text] = seen.get(text, 0) + 1
+        if seen[text] > 1:
+            number = seen[text]
+            while f"{text} ({number})" in taken:
+                number += 1
+            text = f"{text} ({number})"
+            taken.add(text)
+        out.append(text)
+    return out
+
+
 def _csv(header: list, rows: list[list]) -> str:
-    """A CSV table (comma, ``\\r\\n``); text cells neutralised, numbers left as they are."""
+    """A CSV table (comma, ``\\r\\n``); headers unique, text cells neutralised, numbers
+    left as they are."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([neutralise(cell) for cell in header])
+    writer.writerow([neutralise(cell) for cell in unique_headers(header)])
     writer.writerows([neutralise(cell) for cell in row] for row in rows)
     return out.getvalue()
 
@@ -93,7 +116,8 @@ def _blank(value):
     return "" if value is None else value
 
 
-def _league_rows(league: dict, students: list[dict], words: dict) -> tuple[list, list[list]]:
+def _league_rows(league: dict, students: list[dict], words: dict,
+                 lang: str | None = None) -> tuple[list, list[list]]:
     known = _by_id(students)
     header = [words["rank"], words["name"], words["email"], words["id_number"],
               words["points"], words["games"]] + [_game_header(g) for g in league["games"]]
@@ -106,13 +130,20 @@ def _league_rows(league: dict, students: list[dict], words: dict) -> tuple[list,
     return header, rows
 
 
-def _participation_rows(participation: dict, students: list[dict],
-                        words: dict) -> tuple[list, list[list]]:
+def _participation_rows(participation: dict, students: list[dict], words: dict,
+                        lang: str | None = None) -> tuple[list, list[list]]:
     known = _by_id(students)
+    # One column per game holding the team's place as a number, the number of teams in
+    # the header: a cell "1/4" is read by spreadsheets as a date (the 1st of April).
+    teams = [max((r["teams"] for row in participation["students"]
+                  if (r := row["ranks"][n]) is not None), default=0)
+             for n in range(len(participation["games"]))]
     header = [words["name"], words["email"], words["id_number"], words["left"],
               words["games_present"], words["games_total"], words["spokesperson"],
               words["representative"], words["spoke"], words["never_spoke"],
-              words["mean_rank"]] + [_game_header(g) for g in participation["games"]]
+              words["mean_rank"]] + [words["place_of"].format(game=_game_header(g),
+                                                              teams=n)
+                                     for g, n in zip(participation["games"], teams)]
     rows = []
     for row in participation["students"]:
         student = known.get(row["student"], {})
@@ -121,11 +152,11 @@ def _participation_rows(participation: dict, students: list[dict],
                      row["games_total"], row["spokesperson"], row["representative"],
                      row["spoke"], words["yes"] if row["never_spoke"] else words["no"],
                      row["mean_rank"]]
-                    + [None if r is None else f"{r['rank']}/{r['teams']}" for r in row["ranks"]])
+                    + [None if r is None else r["rank"] for r in row["ranks"]])
     return header, rows
 
 
-def _teams_rows(league: dict, words: dict) -> tuple[list, list[list]]:
+def _teams_rows(league: dict, words: dict, lang: str | None = None) -> tuple[list, list[list]]:
     games = {g["id"]: g for g in league["games"]}
     teams = league["teams"]
     header = [words["rank"], words["team"], words["team_name"], words["members"],
@@ -152,10 +183,12 @@ def participation_csv(participation: dict, students: list[dict], lang: str = "es
     """Participation as CSV, one row per student: name, e-mail, ID number, left (sí/no,
     yes/no), games present, games total, times spokesperson, times representative, times
     spoke in all, never spoke (sí/no), mean rank (empty without a finished game), then
-    the team's rank in each game as ``r/N`` (empty where the student was absent).
+    the team's place in each game as a number (empty where the student was absent),
+    under a header naming the game and how many teams it had ("Clase (2026-12-03):
+    puesto (de 4 equipos)"): never ``1/4``, which a spreadsheet reads as a date.
 
     ``participation`` is what :func:`facilitator.classes.participation.participation`
-    returns. A spreadsheet may read ``1/4`` as a date: the .xlsx keeps it as text.
+    returns.
     """
     header, rows = _participation_rows(participation, students, _words(lang))
     return _csv(header, [[_blank(cell) for cell in row] for row in rows])
@@ -167,7 +200,7 @@ def _sheet(book, title: str, header: list, rows: list[list], first: bool = False
     from openpyxl.utils import get_column_letter
     sheet = book.active if first else book.create_sheet()
     sheet.title = title
-    for row in [header] + rows:
+    for row in [unique_headers(header)] + rows:
         # Control characters an .xlsx cannot hold (openpyxl refuses them) are dropped.
         sheet.append([(neutralise(ILLEGAL_CHARACTERS_RE.sub("", cell)) or None)
                       if isinstance(cell, str) else cell for cell in row])
@@ -197,10 +230,11 @@ def class_xlsx(league: dict, participation: dict, students: list[dict],
     from openpyxl import Workbook
     words = _words(lang)
     book = Workbook()
-    _sheet(book, words["league"], *_league_rows(league, students, words), first=True)
-    _sheet(book, words["participation"], *_participation_rows(participation, students, words))
+    _sheet(book, words["league"], *_league_rows(league, students, words, lang), first=True)
+    _sheet(book, words["participation"],
+           *_participation_rows(participation, students, words, lang))
     if league.get("teams") is not None:
-        _sheet(book, words["teams"], *_teams_rows(league, words))
+        _sheet(book, words["teams"], *_teams_rows(league, words, lang))
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -223,6 +257,27 @@ def _usable(identifier: str) -> bool:
     """An identifier Moodle can match and a spreadsheet will not run as a formula (it is
     written as typed, since a neutralising ``'`` would stop Moodle from matching it)."""
     return bool(identifier) and not identifier.lstrip("'\"").startswith(FORMULA_STARTS)
+
+
+def moodle_left_out(league: dict, participation: dict, students: list[dict],
+                    identifier: str = "email") -> list[dict]:
+    """The students :func:`moodle_csv` leaves out, in class-list order, and why:
+    ``{"id", "name", "reason": "none" | "formula", "value"}`` (no e-mail or ID number;
+    or one starting with ``= + - @``, which a spreadsheet would run as a formula).
+    Students who left before playing are not in the file at all, so not listed."""
+    if identifier not in IDENTIFIERS:
+        raise ValueError(f"the identifier is one of {', '.join(IDENTIFIERS)}, not {identifier!r}")
+    played = ({row["student"] for row in league["students"]}
+              | {row["student"] for row in participation["students"]})
+    out = []
+    for student in students:
+        if student["id"] not in played:
+            continue
+        key = (student.get(identifier) or "").strip()
+        if not _usable(key):
+            out.append({"id": student["id"], "name": student["name"],
+                        "reason": "formula" if key else "none", "value": key[:1]})
+    return out
 
 
 def moodle_csv(league: dict, participation: dict, students: list[dict],

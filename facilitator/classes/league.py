@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n.collation import name_key
+
 SCHEMES = ("rank_points", "team_score")
 
 
@@ -70,7 +72,8 @@ def shared_ranks(rows: list[dict], key: str = "points") -> None:
         row["rank"] = rank
 
 
-def league(games: list[GameSummary], students: list[dict], scheme: str = "rank_points") -> dict:
+def league(games: list[GameSummary], students: list[dict], scheme: str = "rank_points",
+           lang: str = "es") -> dict:
     """The league table of a class over its finished games, oldest first.
 
     ``students``: the class's students as ``{"id", "name", "left"}``. Returns
@@ -97,7 +100,8 @@ def league(games: list[GameSummary], students: list[dict], scheme: str = "rank_p
         rows.append({"student": student["id"], "name": student["name"],
                      "left": bool(student.get("left")), "points": number(total),
                      "games": played, "per_game": per_game, "cumulative": cumulative})
-    rows.sort(key=lambda r: (-r["points"], r["name"].casefold(), r["student"]))
+    # Students still equal are listed by name as ``lang`` sorts it (ñ after n...).
+    rows.sort(key=lambda r: (-r["points"], name_key(r["name"], lang), r["student"]))
     shared_ranks(rows)
     return {"scheme": scheme,
             "games": [{"id": g.game_id, "name": g.name, "date": g.date} for g in finished],

@@ -8,11 +8,12 @@ number, separated by tabs, semicolons or commas (an e-mail is recognised by its
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from ..games.partida import Refusal, deal_students, propose_team_sizes
 from ..games.partida.numbers import is_unicode
 from ..games.partida.settings import MAX_TEAM_NAME
+from ..safe_text import check_text
 
 #: Students a class may list (a large lecture, with room for those who left).
 MAX_STUDENTS = 400
@@ -27,13 +28,17 @@ class StudentEntry:
     name: str
     email: str = ""
     id_number: str = ""
+    #: The pasted line it came from (0: typed one by one).
+    line: int = field(default=0, compare=False)
 
 
 def check_student(name: object, email: object = "", id_number: object = "") -> StudentEntry:
     """One student's fields checked: a name of 1 to 100 characters, an e-mail with an
-    ``@`` (or none), an ID number of at most 100 characters. Raises ValueError saying which."""
+    ``@`` (or none), an ID number of at most 100 characters, none holding a control
+    character (a NUL byte...). Raises ValueError saying which."""
     if not isinstance(name, str) or not is_unicode(name) or not name.strip():
         raise ValueError("a student needs a name")
+    check_text(name, "the name")
     name = " ".join(name.split())
     if len(name) > MAX_TEAM_NAME:
         raise ValueError(f"a name has at most {MAX_TEAM_NAME} characters")
@@ -42,6 +47,8 @@ def check_student(name: object, email: object = "", id_number: object = "") -> S
     email, id_number = email.strip(), id_number.strip()
     if not is_unicode(email) or not is_unicode(id_number):
         raise ValueError("the e-mail or ID number is not valid text")
+    check_text(email, "the e-mail")
+    check_text(id_number, "the ID number")
     if email and ("@" not in email or len(email) > MAX_EMAIL or " " in email):
         raise ValueError(f"{email[:60]!r} is not an e-mail address")
     if len(id_number) > MAX_ID_NUMBER:
@@ -82,10 +89,36 @@ def parse_class_list(text: str) -> tuple[list[StudentEntry], list[str]]:
             errors.append(f"line {number}: more than a name, an e-mail and an ID number")
             continue
         try:
-            students.append(check_student(name, email, others[0] if others else ""))
+            students.append(replace(check_student(name, email, others[0] if others else ""),
+                                    line=number))
         except ValueError as error:
             errors.append(f"line {number}: {error}")
     return students, errors
+
+
+def name_key(name: str) -> str:
+    """What makes two students' names the same name: case and spacing do not count."""
+    return " ".join(name.split()).casefold()
+
+
+def duplicate_names(entries: list[StudentEntry], existing: list[str] = ()) -> list[dict]:
+    """The names ``entries`` repeat, among themselves or with the class's ``existing``
+    names: ``[{"name", "lines": [pasted lines], "existing": n}]``, in the order first
+    met. Two students called alike are both kept, but a spokesperson's name would not say
+    which one spoke: the class page asks to tell them apart (a second surname, an
+    initial), and until then each game's roster calls the second one "Name (2)"."""
+    known: dict[str, int] = {}
+    for name in existing:
+        known[name_key(name)] = known.get(name_key(name), 0) + 1
+    found: dict[str, dict] = {}
+    counts: dict[str, int] = {}
+    for entry in entries:
+        key = name_key(entry.name)
+        counts[key] = counts.get(key, 0) + 1
+        found.setdefault(key, {"name": entry.name, "lines": [], "existing": known.get(key, 0)})
+        if entry.line:
+            found[key]["lines"].append(entry.line)
+    return [item for key, item in found.items() if counts[key] + item["existing"] > 1]
 
 
 def roster_names(names: list[str]) -> list[str]:
@@ -94,7 +127,7 @@ def roster_names(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        key = name.casefold()
+        key = name_key(name)
         seen[key] = seen.get(key, 0) + 1
         out.append(name if seen[key] == 1 else f"{name} ({seen[key]})"[:MAX_TEAM_NAME])
     return out

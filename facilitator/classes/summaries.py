@@ -52,8 +52,12 @@ def summaries(database, store, class_id: int) -> list[GameSummary]:
     """The class's games that have begun (at least one action), oldest first, as the
     league and participation read them."""
     out = []
+    from ..store.games import BROKEN_ERRORS
     for link in stored.class_links(database, class_id):
-        loaded = store.current(link.game_id)
+        try:
+            loaded = store.current(link.game_id)
+        except BROKEN_ERRORS:           # a game stored broken counts for nothing
+            continue
         if loaded is None or loaded[0].seq == 0:
             continue
         game, row = loaded
@@ -65,8 +69,12 @@ def read_questions(database, store, class_id: int, bank_name: str | None = None)
     """The ids of the questions read (R-Q1: used) in the class's games; with
     ``bank_name``, only in its games made from that bank."""
     read: set[str] = set()
+    from ..store.games import BROKEN_ERRORS
     for game_id in stored.class_game_ids(database, class_id):
-        loaded = store.current(game_id)
+        try:
+            loaded = store.current(game_id)
+        except BROKEN_ERRORS:
+            continue
         if loaded is None:
             continue
         match, row = loaded

@@ -420,8 +420,12 @@ class LiveGames:
         """Delete a game: every connection of its rooms (GM, seats, projectors) is
         closed, in every process, and nothing of it stays cached. False if there was no
         such game."""
-        loaded = self._loaded(game_id)
-        seats = _seat_count(loaded[0]) if loaded is not None else 0
+        from ..store.games import BROKEN_ERRORS
+        try:
+            loaded = self._loaded(game_id)
+        except BROKEN_ERRORS:           # stored broken: its seats counted from its codes
+            loaded = None
+        seats = _seat_count(loaded[0]) if loaded is not None else self.store.team_count(game_id)
         deleted = self.store.delete_game(game_id)
         self.presence.kick(game_id, None, seats)        # the other processes
         self.close_here(game_id, None, seats)

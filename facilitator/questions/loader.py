@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from ..safe_text import FOREIGN_LINE_BREAKS, control_character
 from .csv_bank import COLUMN_ALIASES, question_type, read_csv
+from .documents import document_kind, document_message
 from .formatting import IMAGE_SCHEME
 from .gift import read_gift
 from .messages import DEFAULT_LANGUAGE, message
@@ -79,10 +81,16 @@ def parse_bank(data: bytes, name: str, *, skip_errors: bool = False,
     """Read a bank from bytes (an upload, say); ``name`` is the file name.
 
     ``format`` is ``"csv"``, ``"gift"`` or ``"moodle-xml"``; by default it is
-    detected with :func:`detect_format`. Duplicate ids and duplicate
-    questions (same author, type and text) are errors. When there is any
-    error the report holds no questions, unless ``skip_errors`` is true: then
-    the good questions are kept and the errors are still reported.
+    detected with :func:`detect_format`. A file that is no bank at all (a Word
+    document, a spreadsheet, a PDF, an image: :mod:`.documents`) is reported as
+    format ``"not-a-bank"``, with one error saying what it is and how to make a
+    bank of it, whatever ``format`` says. Duplicate ids are errors; questions
+    with the same author, type and text are all kept, with a note naming their
+    lines (Moodle imports them all too). A field holding a control character
+    (a NUL byte...) is an error of its question; Word's line break (``\\x0b``)
+    and a form feed become line breaks. When there is any error the report holds
+    no questions, unless ``skip_errors`` is true: then the good questions are
+    kept and the errors are still reported.
 
     For Moodle files, ``author`` is the author of the questions with no
     category (or one of Moodle's default categories), and ``short_answer``
@@ -97,6 +105,11 @@ def parse_bank(data: bytes, name: str, *, skip_errors: bool = False,
     """
     authors, types = dict(authors or {}), dict(types or {})
     display = Path(name).name or name
+    kind = document_kind(data)
+    if kind is not None:
+        report = BankReport(file=display, format="not-a-bank", lang=lang, document=kind)
+        report.error(None, document_message(kind, lang))
+        return report
     chosen = format or detect_format(name, data)
     if chosen not in READERS:
         report = BankReport(file=display, format=chosen or "unknown", lang=lang)
@@ -114,6 +127,7 @@ def parse_bank(data: bytes, name: str, *, skip_errors: bool = False,
     if format is None and by_extension and by_extension != chosen:
         report.notes.append(message(lang, "note.detected",
                                     format=message(lang, f"cli.format.{chosen}")))
+    _check_control_characters(report)
     _check_duplicates(report)
     _note_author_spellings(report)
     report.errors.sort(key=lambda issue: issue.line or 0)
@@ -166,28 +180,64 @@ def read_bank_for_import(path: str | os.PathLike, skip_errors: bool = False,
 
 
 def _check_duplicates(report: BankReport) -> None:
-    """Report (and drop) repeated ids and repeated questions; the first one stays.
+    """Report (and drop) repeated ids, the first one staying; note repeated questions.
 
-    Two questions with one id would make the game log ambiguous; the same
-    question twice would be asked twice in a game, breaking R-Q1's intent.
+    Two questions with one id would make the game log ambiguous (a record names its
+    questions by id, and the bank's table holds each id once): an error. The same
+    question typed twice, or five ways (``\\n``, ``<ul>``, other markup of one text),
+    is kept as Moodle keeps it, with a note naming the lines: a game might ask it
+    twice, which the teacher decides on.
     """
     seen_ids: dict[str, int | None] = {}
-    seen_questions: dict[tuple, int | None] = {}
+    same: dict[tuple, list] = {}
     kept = []
     for question, line in report.located():
-        key = duplicate_key(question)
         if question.id in seen_ids:
             report.error(line, message(report.lang, "load.same_id", id=question.id,
                                        line=seen_ids[question.id]))
             continue
         seen_ids[question.id] = line
-        if key in seen_questions:
-            report.error(line, message(report.lang, "load.same_question",
-                                       line=seen_questions[key]))
-            continue
-        seen_questions[key] = line
+        same.setdefault(duplicate_key(question), []).append((question, line))
         kept.append((question, line))
     report.keep(kept)
+    for group in same.values():
+        if len(group) > 1:
+            first = group[0][0]
+            lines = [str(line) for _question, line in group if line is not None]
+            listed = (", ".join(lines[:-1]) + message(report.lang, "load.and") + lines[-1]
+                      if len(lines) > 1 else "".join(lines))
+            text = " ".join(first.text.split())
+            text = text if len(text) <= 60 else text[:59] + "…"
+            report.notes.append(message(report.lang, "load.same_questions", lines=listed,
+                                        author=first.author, text=text,
+                                        type=message(report.lang, f"type.{first.type}")))
+
+
+#: The fields of a question a bank keeps, and the name each is given in a message.
+_FIELDS = {"id": "id", "author": "author", "text": "text", "answer": "answer",
+           "notes": "notes", "text_html": "text", "answer_html": "answer"}
+
+
+def _check_control_characters(report: BankReport) -> None:
+    """Drop, as errors of their line, the questions whose fields hold a NUL byte or
+    another control character (a database cannot keep them, a spreadsheet cannot show
+    them); Word's manual line break and a form feed become plain line breaks first."""
+    kept, changed = [], False
+    for question, line in report.located():
+        breaks = {key: FOREIGN_LINE_BREAKS.sub("\n", getattr(question, key)) for key in _FIELDS
+                  if FOREIGN_LINE_BREAKS.search(getattr(question, key))}
+        if breaks:
+            question, changed = dataclasses.replace(question, **breaks), True
+        bad = next(((key, code) for key in _FIELDS
+                    if (code := control_character(getattr(question, key))) is not None), None)
+        if bad is not None:
+            report.error(line, message(report.lang, "load.control", code=bad[1],
+                                       field=message(report.lang, f"field.{_FIELDS[bad[0]]}")))
+            changed = True
+            continue
+        kept.append((question, line))
+    if changed:
+        report.keep(kept)
 
 
 def _note_author_spellings(report: BankReport) -> None:

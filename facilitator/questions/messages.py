@@ -53,6 +53,37 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "the author)",
         "hint.author.api": "{n} question(s) have no author: send an author field "
                            "(or put them under a category naming the author)",
+        # files that are not banks (facilitator.questions.documents)
+        "document.refused": "{what}, not a question bank: {how}. Nothing can be imported "
+                            "from this file.",
+        "document.docx": "This is a Word document (.docx)",
+        "document.doc": "This is an old Word document (.doc)",
+        "document.odt": "This is a LibreOffice Writer document (.odt)",
+        "document.rtf": "This is a Word or WordPad document (.rtf)",
+        "document.pdf": "This is a PDF document",
+        "document.pptx": "This is a PowerPoint presentation (.pptx)",
+        "document.ppt": "This is an old PowerPoint presentation (.ppt)",
+        "document.odp": "This is a LibreOffice Impress presentation (.odp)",
+        "document.xlsx": "This is an Excel workbook (.xlsx)",
+        "document.xls": "This is an old Excel workbook (.xls)",
+        "document.ods": "This is a LibreOffice Calc spreadsheet (.ods)",
+        "document.image": "This is an image",
+        "document.zip": "This is a compressed archive (.zip)",
+        "document.binary": "This is not a text file (it holds NUL bytes)",
+        "document.how.text": "copy the questions into a spreadsheet, one per row under the "
+                             "header id, author, type, text, answer, notes, and save it as "
+                             "\"CSV UTF-8 (Comma delimited)\"; or export the questions from "
+                             "Moodle as GIFT or Moodle XML",
+        "document.how.sheet": "open it in the spreadsheet and save it with File → Save As as "
+                              "\"CSV UTF-8 (Comma delimited)\", with the header id, author, "
+                              "type, text, answer, notes on its first row",
+        "document.how.image": "an image goes inside a question: import a Moodle XML file "
+                              "whose question shows it",
+        "document.how.zip": "extract it and import the bank it holds (CSV, GIFT or Moodle "
+                            "XML)",
+        "document.how.binary": "save the bank as \"CSV UTF-8\", GIFT or Moodle XML and "
+                               "import that file",
+        "cli.format.not-a-bank": "not a question bank",
         # the command line
         "cli.format.csv": "CSV", "cli.format.gift": "Moodle GIFT",
         "cli.format.moodle-xml": "Moodle XML",
@@ -80,6 +111,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "cli.not_imported.no_name": "Nothing imported: the bank needs a name (--name).",
         "cli.not_imported.long_name": "Nothing imported: a bank's name may have at most {max} "
                                       "characters.",
+        "cli.not_imported.control_name": "Nothing imported: the bank's name holds an "
+                                         "invisible control character; choose another with "
+                                         "--name.",
         "cli.not_imported.taken": "Nothing imported: there is already a bank named \"{name}\" "
                                   "({count}). Use --name to choose another name, or --replace "
                                   "to replace its questions.",
@@ -106,6 +140,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "and WebP images are kept (not SVG)",
         "image.refused.base64": "line {line}: image \"{name}\" left out: its base64 data is "
                                 "damaged",
+        "image.refused.pixels": "line {line}: image \"{name}\" left out: it is {width}×{height} "
+                                "pixels, more than a tablet can show (at most {side} pixels a "
+                                "side and {megapixels} megapixels in all)",
+        "image.refused.damaged": "line {line}: image \"{name}\" left out: its size in pixels "
+                                 "cannot be read (the file is damaged)",
         "image.refused.bank_size": "line {line}: image \"{name}\" left out: the images of a "
                                    "bank may take at most 20 MB",
         # Moodle XML
@@ -161,7 +200,16 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "(spreadsheet), .gift or .txt (Moodle GIFT) or .xml (Moodle XML)",
         "load.unreadable": "cannot read the file: {reason}",
         "load.same_id": "id \"{id}\" is already used on line {line}",
-        "load.same_question": "same author, type and text as the question on line {line}",
+        "load.same_questions": "the questions on lines {lines} have the same author, type and "
+                               "text ({author}, {type}: \"{text}\"): all are kept, so a game "
+                               "may ask that question more than once; delete the copies you "
+                               "do not want",
+        "load.control": "{field} holds an invisible control character ({code}) that a bank "
+                        "cannot keep: remove it (it usually comes from copying out of another "
+                        "program)",
+        "field.id": "the id", "field.author": "the author", "field.text": "the text",
+        "field.answer": "the answer", "field.notes": "the notes",
+        "type.vf": "True or False", "type.quien": "Who said it", "type.abierta": "Open question",
         "load.spellings": "authors {listed} differ only in case, accents or spacing: the game "
                           "counts them as different authors",
         "load.spelling": "\"{author}\" (line {line})",
@@ -201,6 +249,36 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "el nombre del autor)",
         "hint.author.api": "{n} pregunta(s) sin autor: envíen un campo author "
                            "(o pónganlas bajo una categoría con el nombre del autor)",
+        "document.refused": "{what}, no un banco de preguntas: {how}. De este archivo no se "
+                            "puede importar nada.",
+        "document.docx": "Es un documento de Word (.docx)",
+        "document.doc": "Es un documento de Word antiguo (.doc)",
+        "document.odt": "Es un documento de LibreOffice Writer (.odt)",
+        "document.rtf": "Es un documento de Word o WordPad (.rtf)",
+        "document.pdf": "Es un documento PDF",
+        "document.pptx": "Es una presentación de PowerPoint (.pptx)",
+        "document.ppt": "Es una presentación de PowerPoint antigua (.ppt)",
+        "document.odp": "Es una presentación de LibreOffice Impress (.odp)",
+        "document.xlsx": "Es un libro de Excel (.xlsx)",
+        "document.xls": "Es un libro de Excel antiguo (.xls)",
+        "document.ods": "Es una hoja de cálculo de LibreOffice Calc (.ods)",
+        "document.image": "Es una imagen",
+        "document.zip": "Es un archivo comprimido (.zip)",
+        "document.binary": "No es un archivo de texto (tiene bytes NUL)",
+        "document.how.text": "copien las preguntas a una hoja de cálculo, una por fila bajo la "
+                             "cabecera id, author, type, text, answer, notes, y guárdenla como "
+                             "«CSV UTF-8 (delimitado por comas)»; o exporten las preguntas de "
+                             "Moodle en formato GIFT o XML de Moodle",
+        "document.how.sheet": "ábranlo en la hoja de cálculo y guárdenlo con Archivo → Guardar "
+                              "como en formato «CSV UTF-8 (delimitado por comas)», con la "
+                              "cabecera id, author, type, text, answer, notes en la primera fila",
+        "document.how.image": "una imagen va dentro de una pregunta: importen un archivo XML "
+                              "de Moodle cuya pregunta la muestre",
+        "document.how.zip": "descompriman el archivo e importen el banco que contiene (CSV, "
+                            "GIFT o XML de Moodle)",
+        "document.how.binary": "guarden el banco como «CSV UTF-8», GIFT o XML de Moodle e "
+                               "importen ese archivo",
+        "cli.format.not-a-bank": "no es un banco de preguntas",
         "cli.format.csv": "CSV", "cli.format.gift": "GIFT de Moodle",
         "cli.format.moodle-xml": "XML de Moodle",
         "cli.counts": "{usable}, {unusable} que no se pueden usar, {errors}",
@@ -229,6 +307,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                     "(--name).",
         "cli.not_imported.long_name": "No se ha importado nada: el nombre de un banco tiene "
                                       "como mucho {max} caracteres.",
+        "cli.not_imported.control_name": "No se ha importado nada: el nombre del banco "
+                                         "tiene un carácter de control invisible; elijan "
+                                         "otro con --name.",
         "cli.not_imported.taken": "No se ha importado nada: ya hay un banco llamado «{name}» "
                                   "({count}). Usen --name para elegir otro nombre, o "
                                   "--replace para sustituir sus preguntas.",
@@ -255,6 +336,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "imágenes PNG, JPEG, GIF y WebP (no SVG)",
         "image.refused.base64": "línea {line}: imagen «{name}» descartada: sus datos base64 "
                                 "están dañados",
+        "image.refused.pixels": "línea {line}: imagen «{name}» descartada: mide {width}×{height} "
+                                "píxeles, más de lo que una tableta puede mostrar (como mucho "
+                                "{side} píxeles por lado y {megapixels} megapíxeles en total)",
+        "image.refused.damaged": "línea {line}: imagen «{name}» descartada: no se puede leer su "
+                                 "tamaño en píxeles (el archivo está dañado)",
         "image.refused.bank_size": "línea {line}: imagen «{name}» descartada: las imágenes de "
                                    "un banco ocupan como mucho 20 MB",
         "xml.declarations": "no se aceptan declaraciones DOCTYPE ni ENTITY en un archivo de "
@@ -306,7 +392,16 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "cálculo), .gift o .txt (GIFT de Moodle) o .xml (XML de Moodle)",
         "load.unreadable": "no se puede leer el archivo: {reason}",
         "load.same_id": "el id «{id}» ya se usa en la línea {line}",
-        "load.same_question": "mismo autor, tipo y texto que la pregunta de la línea {line}",
+        "load.same_questions": "las preguntas de las líneas {lines} tienen el mismo autor, tipo "
+                               "y texto ({author}, {type}: «{text}»): se guardan todas, así que "
+                               "una partida puede hacer esa pregunta más de una vez; borren las "
+                               "copias que sobren",
+        "load.control": "{field} tiene un carácter de control invisible ({code}) que un banco "
+                        "no puede guardar: bórrenlo (suele venir de copiar desde otro programa)",
+        "field.id": "el id", "field.author": "el autor", "field.text": "el texto",
+        "field.answer": "la respuesta", "field.notes": "las notas",
+        "type.vf": "Verdadero o Falso", "type.quien": "Quién lo dijo",
+        "type.abierta": "Pregunta abierta",
         "load.spellings": "los autores {listed} solo se distinguen en mayúsculas, tildes o "
                           "espacios: el juego los cuenta como autores distintos",
         "load.spelling": "«{author}» (línea {line})",

@@ -22,7 +22,8 @@ from xml.parsers import expat
 
 from . import moodle_rules as rules
 from .formatting import Rich, render
-from .images import MAX_BANK_IMAGE_BYTES, decode_image, image_key
+from .images import (MAX_BANK_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, Refused,
+                     decode_image, image_key)
 from .messages import message
 from .report import BankReport
 from .text import plain_text
@@ -120,9 +121,11 @@ def _rich_of(node: _Node | None, report: BankReport | None = None) -> Rich:
         if not name or file.attrs.get("encoding", "base64").lower() != "base64":
             continue
         decoded = decode_image(file.text)
-        if isinstance(decoded, str):
-            report.notes.append(message(report.lang, f"image.refused.{decoded}", name=name,
-                                        line=file.line))
+        if isinstance(decoded, Refused):
+            report.notes.append(message(report.lang, f"image.refused.{decoded.reason}",
+                                        name=name, line=file.line, width=decoded.width,
+                                        height=decoded.height, side=MAX_IMAGE_SIDE,
+                                        megapixels=MAX_IMAGE_PIXELS // 1_000_000))
             continue
         mime, data = decoded
         key = image_key(mime, data)

@@ -73,6 +73,9 @@ class BankReport:
     #: The images the file holds (Moodle XML), by name: ``{name: (mime, bytes)}``;
     #: the questions show them as ``<img src="image:NAME">``.
     images: dict = field(default_factory=dict)
+    #: What the file is when it is no bank at all (format ``"not-a-bank"``): ``"docx"``,
+    #: ``"pdf"``, ``"image"``... (:mod:`facilitator.questions.documents`); else "".
+    document: str = ""
     # The line of each entry of ``questions``, in step with it: ``lines`` can
     # not tell apart two questions that share an id.
     _question_lines: list[int | None] = field(default_factory=list, repr=False, compare=False)

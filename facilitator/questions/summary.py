@@ -5,13 +5,15 @@ from collections import Counter
 
 from facilitator.games.partida.questions import QUESTION_TYPES, Question
 
+from facilitator.i18n.collation import name_key
+
 from .messages import DEFAULT_LANGUAGE, message
 
 
 def author_type_table(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Lines of a text table: one row per author, one column per question type."""
     counts = Counter((q.author, q.type) for q in questions)
-    authors = sorted({q.author for q in questions}, key=lambda name: (name.casefold(), name))
+    authors = sorted({q.author for q in questions}, key=lambda name: name_key(name, lang))
     header = [message(lang, "summary.author"), *QUESTION_TYPES, "total"]
     rows = [[author, *(str(counts[author, kind]) for kind in QUESTION_TYPES),
              str(sum(counts[author, kind] for kind in QUESTION_TYPES))] for author in authors]
@@ -27,7 +29,7 @@ def coverage_gaps(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -> li
     """Author and type choices with no question: a game would refuse them (rule R-Q2,
     not named in the message: the console shows rule ids as a tooltip)."""
     have = {(q.author, q.type) for q in questions}
-    authors = sorted({q.author for q in questions}, key=lambda name: (name.casefold(), name))
+    authors = sorted({q.author for q in questions}, key=lambda name: name_key(name, lang))
     gaps = []
     for author in authors:
         missing = [kind for kind in QUESTION_TYPES if (author, kind) not in have]

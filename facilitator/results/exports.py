@@ -48,12 +48,14 @@ def turns_csv(game: Game) -> str:
                 + [f"points_team_{t}" for t in teams], rows)
 
 
-def summary_json(game: Game, name: str | None = None) -> dict:
-    """Everything about the result: standings, turns, the score timeline, cards, participation."""
+def summary_json(game: Game, name: str | None = None, lang: str = "es") -> dict:
+    """Everything about the result: standings, turns, the score timeline, cards, participation
+    (names in ``lang``'s alphabetical order)."""
     return {"name": name, "over": game.state.over, "ended_early": game.state.ended_early,
             "standings": game.standings(), "turns": turn_rows(game),
             "adjustments": list(game.state.adjust_log), "timeline": timeline(game),
-            "cards": cards_by_author_and_type(game), "participation": participation(game)}
+            "cards": cards_by_author_and_type(game, lang),
+            "participation": participation(game, lang)}
 
 
 #: The .xlsx headers: Spanish on a Spanish page (es, es-ES), English otherwise (issue 13).
@@ -77,29 +79,73 @@ XLSX_HEADERS = {
 }
 
 
+#: Headers the catalogs name (results.*), in every variant: the catalog's word wins over
+#: XLSX_HEADERS, so the workbook says what the page says (es-ES: «premio de consolación»).
+CATALOG_HEADERS = {"rank": "results.rank", "team": "results.team", "score": "results.score",
+                   "cards": "results.cards", "pifies": "results.pifies",
+                   "consolations": "results.consolations", "bonuses": "results.bonuses",
+                   "adjustments": "results.adjustments", "turn": "results.turn",
+                   "round": "results.round", "host": "results.host", "mode": "results.mode",
+                   "challenged": "results.challenged", "question_text": "results.question",
+                   "verdict": "results.verdict", "written": "results.written",
+                   "standings": "results.standings"}
+
+
+def xlsx_words(lang: str) -> dict[str, str]:
+    """The workbook's headers in ``lang`` (es, es-ES, en)."""
+    from ..i18n import translate
+    words = dict(XLSX_HEADERS["en" if lang == "en" else "es"])
+    words.update({key: translate(lang, catalog_key) for key, catalog_key in CATALOG_HEADERS.items()})
+    return words
+
+
+def xlsx_value(key: str, value, lang: str):
+    """A turn's cell as the page writes it: the mode, type and verdict in words (Desafío
+    simple, Quién lo dijo, Media), whether the anticipation was right (Correcta /
+    Incorrecta); text cleaned of control characters an .xlsx cannot hold and neutralised
+    (a leading ``'`` before ``= + - @``); numbers as they are. The CSV keeps the codes."""
+    from ..i18n import translate
+    from ..safe_text import without_control_characters
+    if key == "written_correct" and isinstance(value, bool):
+        return translate(lang, "written.correct" if value else "written.incorrect")
+    if key in ("mode", "type", "verdict") and isinstance(value, str) and value:
+        word = translate(lang, f"{key}.{value}")
+        if word != f"{key}.{value}":
+            value = word[:1].upper() + word[1:]
+    if isinstance(value, str):
+        return neutralise(without_control_characters(value)) or None
+    return value
+
+
 def results_xlsx(game: Game, lang: str = "es") -> bytes:
-    """Standings and turns as an .xlsx workbook (openpyxl): two sheets, headers in the
-    page's language, scores as numbers. Text cells are neutralised as in the CSV."""
+    """Standings and turns as an .xlsx workbook (openpyxl): two sheets, headers and words
+    (mode, type, verdict) in the page's language, scores as numbers. Text cells are
+    neutralised as in the CSV and stored as text, never as a formula; control characters
+    (which openpyxl refuses) are dropped."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
-    words = XLSX_HEADERS["en" if lang == "en" else "es"]
+    words = xlsx_words(lang)
     book = Workbook()
     sheet = book.active
-    sheet.title = words["standings"]
+    sheet.title = words["standings"][:31]
     keys = ["rank", "team", "name", "score", "cards", "author_cards", "type_cards", "pifies",
             "consolations", "bonuses", "adjustments"]
     sheet.append([words[k] for k in keys])
     for r in game.standings():
-        sheet.append([neutralise(r[k]) if isinstance(r[k], str) else r[k] for k in keys])
-    turns = book.create_sheet(words["turns"])
+        sheet.append([xlsx_value(k, r[k], lang) for k in keys])
+    turns = book.create_sheet(words["turns"][:31])
     teams = [t.number for t in game.state.teams]
     tkeys = ["turn", "round", "host", "mode", "challenged", "author", "type", "question_text",
              "verdict", "written", "written_correct"]
     turns.append([words[k] for k in tkeys] + [words["points_team"].format(n=t) for t in teams])
     for r in turn_rows(game):
-        row = [neutralise(r[k]) if isinstance(r[k], str) else r[k] for k in tkeys]
+        row = [xlsx_value(k, r[k], lang) for k in tkeys]
         turns.append(row + [r["points"].get(str(t), 0) for t in teams])
     for ws in (sheet, turns):
+        for line in ws.iter_rows(min_row=2):
+            for cell in line:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"        # never a formula, whatever it starts with
         for cell in ws[1]:
             cell.font = Font(bold=True)
         ws.freeze_panes = "A2"

@@ -57,10 +57,10 @@ def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
         raise Refusal("format", "choose a question bank")
     name = data.get("name") if isinstance(data.get("name"), str) else ""
     if not is_unicode(name):
-        raise Refusal("format", "the game's name is not valid text")
+        raise Refusal("format", "the class name is not valid text")
     settings = data.get("settings")
     if isinstance(settings, dict) and isinstance(data.get("roster"), list):
-        settings = {**settings, "roster": data["roster"]}
+        settings = {**settings, "roster": distinct_roster(data["roster"])}
     bank_name, questions = bank
     if leave_out:
         questions = [q for q in questions if q.id not in leave_out]
@@ -70,6 +70,23 @@ def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
             row.content = _game_images(session, row.content, bank_name, row.public_id)
     return store.create_game(DEFAULT_KIND, name or "Partida", settings, questions,
                              bank_name=bank_name, link=images)
+
+
+def distinct_roster(roster: list) -> list:
+    """A class list (names per team) whose namesakes are told apart, "Ana García" and
+    "Ana García (2)" (:func:`facilitator.classes.roster.roster_names`), so that naming a
+    spokesperson names one student; anything not a list of lists of names is left as it
+    is for the game to refuse."""
+    from ..classes.roster import roster_names
+    if not all(isinstance(team, list) and all(isinstance(n, str) for n in team)
+               for team in roster):
+        return roster
+    flat = roster_names([" ".join(n.split()) for team in roster for n in team])
+    out, at = [], 0
+    for team in roster:
+        out.append(flat[at:at + len(team)])
+        at += len(team)
+    return out
 
 
 def create_plain(game: str, name: str, settings: dict) -> int:

@@ -8,6 +8,7 @@ from sqlalchemy import delete, func, insert, select
 from ..questions import QUESTION_TYPES, Question
 from ..questions import load_bank, question_type, write_csv
 from ..questions.text import clean, fold, slugify
+from ..safe_text import control_character
 from .database import Database
 from .models import BankImage, BankQuestionRow, BankRow, GameRow
 
@@ -154,7 +155,8 @@ def question_problems(fields: dict[str, str], taken_ids=frozenset()) -> dict[str
 
     The problems are ``"empty"`` (a required field; an ``abierta`` question's
     answer may be empty), ``"type"`` (not one of
-    vf, quien, abierta), ``"too_long"`` and ``"taken"`` (the id is in
+    vf, quien, abierta), ``"too_long"``, ``"control"`` (a NUL byte or another
+    control character, which the database cannot keep) and ``"taken"`` (the id is in
     ``taken_ids``, the ids of the bank's other questions). ``fields`` are
     those of :func:`clean_question_fields`.
     """
@@ -166,6 +168,8 @@ def question_problems(fields: dict[str, str], taken_ids=frozenset()) -> dict[str
             problems[name] = "empty"
         elif len(value) > MAX_LENGTHS[name]:
             problems[name] = "too_long"
+        elif control_character(value) is not None:
+            problems[name] = "control"
     if "type" not in problems and fields.get("type") not in QUESTION_TYPES:
         problems["type"] = "type"
     if "id" not in problems and fields.get("id") and fields["id"] in taken_ids:

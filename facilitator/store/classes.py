@@ -11,6 +11,8 @@ from sqlalchemy import bindparam, delete, func, select, update
 from ..classes import GameSummary, StudentEntry, roster_names
 from ..classes.league import SCHEMES, TeamResult
 from ..classes.roster import MAX_STUDENTS
+from ..i18n.collation import name_key
+from ..safe_text import UnsafeText, check_all, check_text
 from .database import Database
 from .models import BankRow, ClassGameRow, ClassRow, GameRow, StudentRow
 
@@ -36,14 +38,16 @@ def _class(row: ClassRow, students: bool = True) -> dict:
     return data
 
 
-def list_classes(database: Database) -> list[dict]:
-    """Every class, by name: id, name, how many students (present in the list) and games."""
+def list_classes(database: Database, lang: str = "es") -> list[dict]:
+    """Every class, by name (as ``lang`` sorts it): id, name, how many students (present
+    in the list) and games."""
     with database.session() as session:
         counts = dict(session.execute(select(StudentRow.class_id, func.count()).where(
             StudentRow.left.is_(False)).group_by(StudentRow.class_id)).all())
         games = dict(session.execute(select(ClassGameRow.class_id, func.count()).group_by(
             ClassGameRow.class_id)).all())
-        rows = session.scalars(select(ClassRow).order_by(func.lower(ClassRow.name), ClassRow.id))
+        rows = sorted(session.scalars(select(ClassRow)),
+                      key=lambda r: (name_key(r.name, lang), r.id))
         return [{**_class(r, students=False), "students": counts.get(r.id, 0),
                  "games": games.get(r.id, 0)} for r in rows]
 
@@ -54,7 +58,10 @@ def _clean_name(name: object) -> str:
     name = " ".join(name.split())
     if len(name) > MAX_CLASS_NAME:
         raise ClassError(f"a class name has at most {MAX_CLASS_NAME} characters")
-    return name
+    try:
+        return check_text(name, "the class name")
+    except UnsafeText as unsafe:
+        raise ClassError(str(unsafe)) from None
 
 
 def create_class(database: Database, name: object) -> int:
@@ -104,6 +111,10 @@ def update_class(database: Database, class_id: int, changes: dict) -> dict | Non
             settings = changes["settings"]
             if not isinstance(settings, dict) or len(str(settings)) > 20_000:
                 raise ClassError("settings must be the set-up form's settings (an object)")
+            try:
+                check_all(settings, "settings")
+            except UnsafeText as unsafe:
+                raise ClassError(str(unsafe)) from None
             row.settings = {k: v for k, v in settings.items() if k not in ("teams", "roster", "class_name")}
         session.flush()
         return _class(row)

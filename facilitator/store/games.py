@@ -27,7 +27,9 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sqlalchemy import delete, select
+import json
+
+from sqlalchemy import Text, cast, delete, func, select
 
 from ..games import Refusal, Role, kind
 from ..games.protocol import CLOCK, GM, Played
@@ -38,6 +40,7 @@ from .deadlines import Deadlines
 from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
                      utcnow)
 from .names import GameNames
+from ..safe_text import UnsafeText, check_all, check_text
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
 GameRef = namedtuple("GameRef", "id ended_at removed_devices")
@@ -106,6 +109,7 @@ class Change:
 
         ``client_id``: the sender's id of the action. The database refuses a second
         action with the same id in the game (see ``GameStore.transact``)."""
+        _refuse_control_characters(action, "the action")
         played = self.match.act(action, by, now, before_of=self.before_of)
         if not played.changed:
             self.unchanged = not (self.appended or self.played)
@@ -194,6 +198,13 @@ class GameStore:
         names the rule). ``link(session, row)``: what to store with it in the same
         transaction (its content's images, a class's lineup)."""
         found = kind(game_kind)
+        # A NUL byte or another control character: the database could not keep it, and
+        # no spreadsheet could show it.
+        _refuse_control_characters(name, "the game's name")
+        _refuse_control_characters(settings, "settings")
+        if content is not None:
+            _refuse_control_characters([q.to_dict() if hasattr(q, "to_dict") else q
+                                        for q in content], "questions")
         match = found.new(settings, content) if content is not None else found.new(settings)
         stored_settings, stored_content = found.stored(match)
         with self.database.session() as session:
@@ -222,6 +233,8 @@ class GameStore:
     def import_record(self, record: dict, name: str, content=None) -> int:
         """Store a replayable record as a game, every action included; ``content``: its
         content as it is to be stored (sanitised), else the record's."""
+        _refuse_control_characters(record.get("actions") if isinstance(record, dict) else None,
+                                   "actions")
         found = kind_of(record)
         match = found.replay(record)
         settings, stored = found.stored(match)
@@ -247,6 +260,53 @@ class GameStore:
         with self.database.read() as connection:
             found = connection.execute(select(*LIVE_COLUMNS).order_by(GameRow.id.desc()))
             return [LiveRow(values) for values in found.mappings()]
+
+    # -- a game stored broken ------------------------------------------------------------
+
+    def listing(self) -> list[dict]:
+        """Every game, newest first, as the console lists them: ``{"id", "name",
+        "created_at", "over", "winner", "teams", "broken"}``. ``broken`` is None, or why
+        the row cannot be read (its settings... are not the JSON they should be): one
+        such row is listed as broken, and the others as always. The JSON columns are read
+        as text and parsed here, so a damaged one cannot stop the query."""
+        with self.database.read() as connection:
+            rows = connection.execute(_RAW_ROW.order_by(GameRow.id.desc())).mappings().all()
+        out = []
+        for raw in rows:
+            settings, broken = _raw_problem(raw)
+            teams = settings.get("teams") if isinstance(settings, dict) else None
+            out.append({"id": raw["id"], "name": raw["name"], "created_at": raw["created_at"],
+                        "over": bool(raw["over"]), "winner": raw["winner"],
+                        "teams": [t.get("name") for t in teams if isinstance(t, dict)]
+                        if isinstance(teams, list) else [],
+                        "broken": broken})
+        return out
+
+    def broken(self, game_id: int) -> str | None:
+        """Why game ``game_id`` as stored cannot be played or shown (a column or an action
+        that is not the JSON it should be, a record that does not replay), or None when it
+        can, or when there is no such game. Asks the game to load it (held afterwards)."""
+        with self.database.read() as connection:
+            raw = connection.execute(_RAW_ROW.where(GameRow.id == game_id)).mappings().first()
+        if raw is None:
+            return None
+        _settings, problem = _raw_problem(raw)
+        if problem is not None:
+            return problem
+        try:
+            self.current(game_id)
+            self.row(game_id)
+        except BROKEN_ERRORS as error:
+            self._forget_state(game_id)
+            return _described(error)
+        return None
+
+    def team_count(self, game_id: int) -> int:
+        """How many seats game ``game_id`` has, from its join codes (readable whatever
+        its settings hold)."""
+        with self.database.read() as connection:
+            return connection.scalar(select(func.count()).select_from(JoinCodeRow).where(
+                JoinCodeRow.game_id == game_id)) or 0
 
     def row(self, game_id: int) -> GameRow | None:
         """The game row (settings, content, codes loaded), or None."""
@@ -588,6 +648,61 @@ class GameStore:
             actions = session.scalars(select(ActionRow.action).where(
                 ActionRow.game_id == game_id).order_by(ActionRow.seq))
             return kind(row.kind).record(row.settings, row.content, list(actions), row.name)
+
+
+#: What reading a game stored broken raises: JSON that does not parse (ValueError), JSON
+#: of the wrong shape (TypeError, KeyError...), settings or actions the game refuses.
+BROKEN_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Refusal)
+
+#: A game's row with its JSON columns as text (not its content): parsed by
+#: ``_raw_problem``, so that a damaged column is told, not raised by the query.
+_JSON_SHAPES = {"settings": dict, "live": dict, "removed_devices": list}
+_RAW_ROW = select(GameRow.id, GameRow.kind, GameRow.name, GameRow.created_at, GameRow.over,
+                  GameRow.winner,
+                  *(cast(getattr(GameRow, name), Text).label(name) for name in _JSON_SHAPES))
+
+
+def _raw_problem(raw) -> tuple[dict | None, str | None]:
+    """A raw row's settings (None when unreadable) and why it is broken (None if not)."""
+    settings = None
+    for name, shape in _JSON_SHAPES.items():
+        text = raw[name]
+        if text is None or text == "null":
+            if name == "settings":
+                return None, "settings: empty"
+            continue
+        try:
+            value = json.loads(text)
+        except ValueError as error:
+            return None, f"{name}: not valid JSON ({error})"
+        if not isinstance(value, shape):
+            return None, f"{name}: JSON of the wrong shape (a {type(value).__name__})"
+        if name == "settings":
+            settings = value
+    try:
+        kind(raw["kind"]).new(settings)
+    except BROKEN_ERRORS as error:
+        return None, "settings: " + _described(error)
+    return settings, None
+
+
+def _described(error: Exception) -> str:
+    """A read failure in a few words (the rule and message of a refusal)."""
+    if isinstance(error, Refusal):
+        return f"{error.rule}: {error.message}"[:300]
+    return f"{type(error).__name__}: {error}"[:300]
+
+
+def _refuse_control_characters(value: object, where: str) -> None:
+    """A ``format`` Refusal naming the place of a NUL byte or another control character
+    inside ``value`` (:mod:`facilitator.safe_text`), the message the screens show."""
+    try:
+        if isinstance(value, str):
+            check_text(value, where)
+        elif value is not None:
+            check_all(value, where)
+    except UnsafeText as unsafe:
+        raise Refusal("format", str(unsafe)) from None
 
 
 def _mark(match) -> tuple:

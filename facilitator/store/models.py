@@ -178,7 +178,8 @@ class ApiToken(Base):
 
     Only the SHA-256 of the token is kept: the token itself is shown once, when
     it is issued. A revoked token stays listed in the table (``revoked_at``) but
-    never authenticates again.
+    never authenticates again, nor does one past ``expires_at`` (revision 0007; the
+    teacher chooses it when issuing the token).
     """
 
     __tablename__ = "api_tokens"
@@ -189,6 +190,7 @@ class ApiToken(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(default=None)
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+    expires_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class ConsoleSession(Base):

@@ -10,7 +10,11 @@ database is upgraded to the newest revision (the head) when the server starts
 - before a SQLite file is changed it is copied beside itself
   (``facilitator.db.before-0002-20261201T120000``), readable by its owner only;
 - a database of a newer release (a revision this code does not know) is
-  refused: the server does not run on a schema it does not understand.
+  refused: the server does not run on a schema it does not understand;
+- a database stamped with a revision whose tables are missing or lack columns
+  (made or changed outside these migrations: tables dropped by hand, a file
+  restored half-way) is refused at start, naming what is missing and what to
+  do, instead of failing later at the first page that reads it.
 
 With PostgreSQL, several processes may start at once: an advisory lock lets
 one upgrade while the others wait, then find nothing left to do.
@@ -36,7 +40,7 @@ FIRST_RELEASE_TABLES = frozenset({"games", "actions", "join_codes", "banks", "ba
                                   "secrets"})
 #: The newest revision in ``migrations/versions`` (tests/test_migrations.py holds it to
 #: Alembic's head): a database stamped with it needs nothing at start.
-HEAD = "0007"
+HEAD = "0008"
 #: PostgreSQL advisory lock key held while a process upgrades (any fixed number).
 UPGRADE_LOCK = 0x70617274   # "part"
 
@@ -112,10 +116,70 @@ def _at_head(engine: Engine) -> bool:
         return False
 
 
+def _columns(connection: Connection) -> dict[str, set[str]]:
+    """Every table of the database and its columns, in one query where the database
+    allows (SQLite, PostgreSQL), else through SQLAlchemy's inspector."""
+    if connection.dialect.name == "sqlite":
+        rows = connection.exec_driver_sql(
+            "SELECT m.name, p.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p "
+            "WHERE m.type = 'table'").all()
+    elif connection.dialect.name == "postgresql":
+        rows = connection.execute(text(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema()")).all()
+    else:
+        found = inspect(connection)
+        rows = [(table, column["name"]) for table in found.get_table_names()
+                for column in found.get_columns(table)]
+    tables: dict[str, set[str]] = {}
+    for table, column in rows:
+        tables.setdefault(table, set()).add(column)
+    return tables
+
+
+def missing_schema(connection: Connection, revision: str | None) -> list[str]:
+    """What a database stamped ``revision`` lacks: at the head, every table and column of
+    the models; at an older revision, release 0.1.0's tables (the least any has). Empty
+    when nothing is missing."""
+    from .models import Base
+    found = _columns(connection)
+    if revision == HEAD:
+        expected = {table.name: {column.name for column in table.columns}
+                    for table in Base.metadata.sorted_tables}
+    else:
+        expected = {name: set() for name in FIRST_RELEASE_TABLES}
+    missing = []
+    for table, columns in sorted(expected.items()):
+        if table not in found:
+            missing.append(f"table {table}")
+        elif columns - found[table]:
+            missing.append(f"columns {', '.join(sorted(columns - found[table]))} of table {table}")
+    return missing
+
+
+def check_tables(connection: Connection, revision: str | None) -> None:
+    """Raise :class:`SchemaError` when the database, stamped ``revision``, lacks tables
+    or columns that revision has: what is missing, and what to do."""
+    if revision is None:
+        return
+    missing = missing_schema(connection, revision)
+    if missing:
+        raise SchemaError(
+            f"the database says it is at schema {revision}, but it has no {'; no '.join(missing)}. "
+            "It was not made by the facilitator's migrations, or was changed by hand. To keep "
+            "its data, restore the copy of the SQLite file made before its last upgrade "
+            "(FILE.before-...) or a backup of the database; to start afresh, point "
+            "FACILITATOR_DATABASE_URL at a new, empty database (or move the SQLite file "
+            "away). Nothing was changed.")
+
+
 def schema_status(engine: Engine) -> dict:
-    """``{"current", "head", "up_to_date"}`` for ``facilitator db current``."""
+    """``{"current", "head", "up_to_date"}`` for ``facilitator db current``; raises
+    :class:`SchemaError` for a database that lacks the tables of its revision."""
     with engine.connect() as connection:
         current = current_revision(connection)
+        if current is not None and _stamped(connection) is not None:
+            check_tables(connection, current)
     head = head_revision()
     return {"current": current, "head": head, "up_to_date": current == head}
 
@@ -126,14 +190,21 @@ def upgrade(engine: Engine, backup: bool = True) -> SchemaChange | None:
     Raises :class:`SchemaError` for a database of a newer release.
     """
     if _at_head(engine):
+        with engine.connect() as connection:     # one query: the tables are there
+            check_tables(connection, HEAD)
         return None                     # every start but a release's first
     head = head_revision()
     with engine.connect() as connection:
         seen = current_revision(connection)
         stamped = _stamped(connection)
     if stamped == head:
+        with engine.connect() as connection:
+            check_tables(connection, head)
         return None
     _refuse_unknown(seen)
+    if stamped is not None:
+        with engine.connect() as connection:
+            check_tables(connection, stamped)
     copy = None
     if backup and seen is not None and engine.dialect.name == "sqlite":
         copy = backup_sqlite(engine, f"before-{head}")
@@ -171,7 +242,15 @@ def _upgrade_in(connection: Connection, head: str):
     config = alembic_config(connection)
     if before == FIRST_RELEASE and stamped is None:     # made by 0.1.0, before Alembic
         command.stamp(config, FIRST_RELEASE)
-    command.upgrade(config, "head")
+    try:
+        command.upgrade(config, "head")
+    except exc.DBAPIError as error:          # a table a revision changes is not as it says
+        raise SchemaError(
+            f"the upgrade from schema {before} failed, so the database does not match schema "
+            f"{before} ({str(error.orig).splitlines()[0]}); nothing was changed. Restore a "
+            "backup of the database, or point FACILITATOR_DATABASE_URL at a new, empty "
+            "one.") from None
+    check_tables(connection, head)
     if connection.dialect.name == "sqlite":
         broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
         if broken:

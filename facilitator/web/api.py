@@ -7,6 +7,7 @@ from flask import Blueprint, jsonify, request
 
 from ..games.partida import Refusal, deal_students, parse_settings, propose_team_sizes
 from ..games import is_unicode
+from ..classes.roster import roster_names
 from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -49,7 +50,9 @@ def deal():
             or not all(isinstance(s, int) and 0 < s <= 50 for s in sizes)):
         return jsonify(error="format", message="send names (text) and sizes (numbers)"), 400
     try:
-        return jsonify(teams=deal_students([n.strip() for n in names], sizes, random.SystemRandom()))
+        # Namesakes told apart ("Ana García (2)"): a spokesperson's name names one student.
+        return jsonify(teams=deal_students(roster_names([" ".join(n.split()) for n in names]),
+                                           sizes, random.SystemRandom()))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)
 
@@ -69,7 +72,11 @@ def names_ok(names: object) -> bool:
 def game_codes(game_id: int):
     """The join codes of a game's teams and its projector code (GM only)."""
     from ..extensions import store
+    from .console import broken_or_none
     from .links import join_url
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     row = store.row(game_id)
     if row is None:
         return jsonify(error="format", message="no such game"), 404

@@ -22,6 +22,7 @@ URLs (prefix ``/api/v1``)::
     GET    /games                        the games, newest first
     POST   /games                        create a game from settings and a bank
     GET    /games/<game>                 a game's summary and the GM's live state
+    DELETE /games/<game>                 delete a game (one stored broken too)
     GET    /games/<game>/record          the game's partida/1 record
     GET    /games/<game>/results         the results, as the results page exports them
 """
@@ -46,13 +47,15 @@ from ..results import summary_json
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, bank_info, bank_questions,
                            clean_question_fields, coverage, delete_bank, few_questions,
                            list_banks, new_question_id, question_problems)
-from ..store.tokens import MAX_LABEL, issue_token, list_tokens, revoke_token
+from ..safe_text import control_character
+from ..store.tokens import (DEFAULT_LIFETIME, LIFETIMES, MAX_LABEL, issue_token, list_tokens,
+                            revoke_all_tokens, revoke_token)
 from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from .banks import (MAX_NAME, banks_listing, default_bank_name, export_response, import_bank,
                     refuse_cross_site_posts, upload_filename)
 from ..services.games import create_from_setup
-from .console import games_listing
+from .console import broken_or_none, delete_any_game, games_listing
 from .links import public_base, team_links
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -63,7 +66,7 @@ MAX_ID = 2 ** 31 - 1
 #: The HTTP status of an import refused for each reason (the page answers 400 to all).
 IMPORT_STATUS = {"banks.import.no_bank": 404, "banks.import.name_taken": 409,
                  "banks.import.id_taken_now": 409, "banks.import.refused_errors": 422,
-                 "banks.import.refused_empty": 422}
+                 "banks.import.refused_empty": 422, "banks.import.not_a_bank": 422}
 TRUE_WORDS = ("1", "true", "yes", "on")
 
 
@@ -87,9 +90,11 @@ def refused(refusal: Refusal, where: str | None = None):
 
 @bp.app_errorhandler(HTTPException)
 def http_error(exc: HTTPException):
-    """Under ``/api/v1`` every HTTP error (404, 405, 413...) is JSON too; elsewhere as before."""
+    """Under ``/api/v1`` every HTTP error (404, 405, 413...) is JSON too; elsewhere a page
+    in the page's language, or JSON for JSON routes (:mod:`facilitator.web.errors`)."""
     if not request.path.startswith(API_V1_PREFIX):
-        return exc.get_response()
+        from .errors import http_error_page
+        return http_error_page(exc)
     status = exc.code or 500
     code = {401: "unauthorized", 404: "not_found"}.get(status, "format" if status < 500
                                                            else "server")
@@ -294,9 +299,11 @@ def questions_report(items: list) -> BankReport:
             continue
         key = (same_text_key(fields["author"]), fields["type"], same_text_key(fields["text"]))
         if key in seen:
-            problem(index, f"same author, type and text as questions[{seen[key]}]")
-            continue
-        seen[key] = index
+            # Kept, as in a file (Moodle keeps them too): a note says which.
+            report.notes.append(f"questions[{index}] has the same author, type and text as "
+                                f"questions[{seen[key]}]: both are kept, so a game may ask "
+                                "that question twice")
+        seen.setdefault(key, index)
         if not fields["id"]:
             fields["id"] = new_question_id(fields["author"], fields["type"], taken | given)
         taken.add(fields["id"])
@@ -408,9 +415,10 @@ def create_game():
                                           "bank_id": bank_id, "roster": roster})
     except Refusal as refusal:
         return refused(refusal, "settings")
-    summary = game_summary(store.row(game_id))
-    if roster is not None:
-        summary["class_list"] = roster
+    row = store.row(game_id)
+    summary = game_summary(row)
+    if roster is not None:         # as stored: namesakes told apart ("Ana García (2)")
+        summary["class_list"] = row.settings.get("roster", roster)
     response = jsonify(summary)
     response.headers["Location"] = summary["url"]
     return response, 201
@@ -482,6 +490,8 @@ def _team_names(names: object, where: str) -> list[str]:
 def game(game_id: int):
     """A game's summary and its ``state`` message for the GM, as the console receives it."""
     from ..live.audience import GM, Audience
+    if 0 < game_id <= MAX_ID and (broken := broken_or_none(game_id)) is not None:
+        return broken
     row = _row(game_id)
     if row is None:
         return _no_game(game_id)
@@ -491,10 +501,22 @@ def game(game_id: int):
     return jsonify(game=game_summary(row), state=state)
 
 
+@bp.delete("/games/<int:game_id>")
+@gm_required
+def remove_game(game_id: int):
+    """Delete a game, even one stored broken (its devices are disconnected and their
+    tokens refused from then on): ``{"deleted": true, "id"}``, or 404."""
+    if not 0 < game_id <= MAX_ID or not delete_any_game(game_id):
+        return _no_game(game_id)
+    return jsonify(deleted=True, id=game_id)
+
+
 @bp.get("/games/<int:game_id>/record")
 @gm_required
 def record(game_id: int):
     """The game's partida/1 record (as the console's download)."""
+    if 0 < game_id <= MAX_ID and (broken := broken_or_none(game_id)) is not None:
+        return broken
     data = store.record(game_id) if 0 < game_id <= MAX_ID else None
     if data is None:
         return _no_game(game_id)
@@ -505,6 +527,8 @@ def record(game_id: int):
 @gm_required
 def results(game_id: int):
     """The results: the same JSON the results page exports (``results.json``)."""
+    if 0 < game_id <= MAX_ID and (broken := broken_or_none(game_id)) is not None:
+        return broken
     data = store.record(game_id) if 0 < game_id <= MAX_ID else None
     if data is None:
         return _no_game(game_id)
@@ -512,7 +536,7 @@ def results(game_id: int):
         game_now = replay(data)
     except Refusal as refusal:       # a stored game always replays; say so if not
         return error(500, "server", f"stored game {game_id} does not replay: {refusal}")
-    return jsonify(summary_json(game_now, data.get("name")))
+    return jsonify(summary_json(game_now, data.get("name"), getattr(g, "lang", "es")))
 
 
 # -- the console page of API tokens ----------------------------------------------------
@@ -529,9 +553,12 @@ def _tokens_page(new_token: str | None = None, new_label: str = "", problem: str
                  status: int = 200):
     tokens = [{**t, "created": _when(t["created_at"]), "last_used": _when(t["last_used_at"])}
               for t in list_tokens(database)]
+    done = request.args.get("done")
     response = Response(render_template(
         "console/tokens.html", tokens=tokens, new_token=new_token, new_label=new_label,
-        problem=problem, max_label=MAX_LABEL, done=request.args.get("done") == "revoked"),
+        problem=problem, max_label=MAX_LABEL, lifetimes=LIFETIMES, default_days=DEFAULT_LIFETIME,
+        done=done if done in ("revoked", "revoked_all") else None,
+        revoked_count=request.args.get("n", "")[:6]),
         status=status)
     # The page may show a token: no cache keeps it.
     response.headers["Cache-Control"] = "no-store"
@@ -546,11 +573,26 @@ def tokens():
     if request.method == "GET":
         return _tokens_page()
     label = request.form.get("label", "").strip()
-    if not label or len(label) > MAX_LABEL or not is_unicode(label):
+    if (not label or len(label) > MAX_LABEL or not is_unicode(label)
+            or control_character(label) is not None):
         return _tokens_page(problem="tokens.label_invalid", new_label=label[:MAX_LABEL],
                             status=400)
-    info, token = issue_token(database, label)
+    days = request.form.get("days", str(DEFAULT_LIFETIME))
+    if not (days.isascii() and days.isdecimal()) or int(days) not in LIFETIMES:
+        return _tokens_page(problem="tokens.days_invalid", new_label=label, status=400)
+    info, token = issue_token(database, label, int(days))
     return _tokens_page(new_token=token, new_label=info["label"])
+
+
+@tokens_bp.post("/revoke-all")
+@gm_required
+def revoke_all():
+    """Revoke every token at once: every script using one gets 401 from now on. Answers
+    ``{"ok": true, "revoked": n}`` to a JSON request, else goes back to the page."""
+    count = revoke_all_tokens(database)
+    if request.is_json or request.accept_mimetypes.best == "application/json":
+        return jsonify(ok=True, revoked=count)
+    return redirect(url_for("tokens.tokens", done="revoked_all", n=count))
 
 
 @tokens_bp.post("/<int:token_id>/revoke")

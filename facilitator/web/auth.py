@@ -71,6 +71,18 @@ def gm_logged_in() -> bool:
     return session_is_valid(database, secret)
 
 
+def _token_refusal(token: str) -> str:
+    """Why a bearer token is refused: it expired (when, and what to do), or it is unknown
+    or revoked."""
+    from ..extensions import database
+    from ..store.tokens import find_token
+    found = find_token(database, token)
+    if found is not None and found["expired"]:
+        return (f"the API token expired on {found['expires_at']:%Y-%m-%d %H:%M} UTC: issue a "
+                "new one in the console (API tokens, /console/tokens)")
+    return "the API token is not valid: it is unknown or revoked"
+
+
 def _unauthorized(message: str):
     if request.path.startswith(API_V1_PREFIX):
         response = jsonify(error="unauthorized", message=message)
@@ -88,7 +100,7 @@ def gm_required(view):
     def wrapped(*args, **kwargs):
         if request.path.startswith(API_PREFIX) and bearer_token() is not None:
             if api_token() is None:
-                return _unauthorized("the API token is not valid: it is unknown or revoked")
+                return _unauthorized(_token_refusal(bearer_token()))
             return view(*args, **kwargs)
         if not gm_logged_in():
             if request.is_json or request.path.startswith(API_PREFIX):

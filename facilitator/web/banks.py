@@ -42,6 +42,7 @@ from ..questions import SHORT_ANSWER_MODES, BankReport, mark_no_answer, message,
 from ..questions.messages import language_forced
 from ..questions.loader import duplicate_key
 from ..questions.text import slugify
+from ..safe_text import control_character
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
                            add_question, add_questions, bank_info, bank_questions, bank_tables,
                            clean_question_fields, coverage, delete_bank, delete_question,
@@ -310,6 +311,8 @@ def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> Im
         form["name"] = form["name"] or default_bank_name(filename)
         if len(form["name"]) > MAX_NAME:
             return ImportOutcome(None, "banks.import.name_too_long", 400, {"max": MAX_NAME})
+        if control_character(form["name"]) is not None:
+            return ImportOutcome(None, "banks.import.name_control", 400)
         if any(bank["name"] == form["name"] for bank in list_banks(database)):
             return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
 
@@ -333,6 +336,8 @@ def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> Im
               "usable": len(report.questions), "imported": 0, "bank": None,
               "table": coverage(report.questions) if report.questions else {}}
 
+    if report.format == "not-a-bank":      # its error says what it is, and the way out
+        return ImportOutcome(result, "banks.import.not_a_bank", 400, report=report)
     if errors and not form["skip_errors"]:
         return ImportOutcome(result, "banks.import.refused_errors", 400, report=report)
     if not report.questions:
@@ -421,8 +426,12 @@ def _bank_or_404(bank_id: int) -> dict:
 
 def game_coverage(game_id: int) -> dict | None:
     """``{author: {type: unused}}`` of a game, from its own copy of the questions
-    minus those already read; None when there is no such game."""
-    loaded = store.current(game_id)
+    minus those already read; None when there is no such game (or it is stored broken)."""
+    from ..store.games import BROKEN_ERRORS
+    try:
+        loaded = store.current(game_id)
+    except BROKEN_ERRORS:
+        return None
     if loaded is None:
         return None
     game = loaded[0].game

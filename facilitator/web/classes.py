@@ -13,7 +13,7 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
                    render_template, request, url_for)
 
 from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
-from ..classes.roster import check_student
+from ..classes.roster import check_student, duplicate_names
 from ..games.partida import Refusal, parse_settings
 from ..games.partida.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
@@ -50,7 +50,7 @@ def index():
     """The classes: each with its students and games, and a form for a new one."""
     return render_template("console/classes.html", classes=[
         {**c, "url": url_for("classes.page", class_id=c["id"])}
-        for c in stored.list_classes(database)])
+        for c in stored.list_classes(database, getattr(g, "lang", "es"))])
 
 
 @bp.route("/<int:class_id>")
@@ -75,10 +75,16 @@ def _urls(class_id: int) -> dict:
 
 
 def _games_of(class_id: int) -> list[dict]:
-    rows = [store.row(game_id) for game_id in stored.class_game_ids(database, class_id)]
-    return [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
-             "over": r.over, "winner": r.winner,
-             "url": url_for("console.game", game_id=r.id)} for r in rows if r is not None]
+    """The class's games, oldest first, as the class page lists them (``broken``: why a
+    game's stored row cannot be read, else None)."""
+    ids = stored.class_game_ids(database, class_id)
+    wanted = set(ids)
+    listed = {game["id"]: game for game in store.listing() if game["id"] in wanted}
+    return [{"id": game["id"], "name": game["name"],
+             "created_at": game["created_at"].isoformat(timespec="minutes"),
+             "over": game["over"], "winner": game["winner"], "broken": game["broken"],
+             "url": url_for("console.game", game_id=game["id"])}
+            for game in (listed.get(game_id) for game_id in ids) if game is not None]
 
 
 # -- the class itself -----------------------------------------------------------------
@@ -155,8 +161,10 @@ def remove(class_id: int):
 def add(class_id: int):
     """Add students: ``{"text": pasted list}`` (one per line; lines that cannot be read
     are listed in ``errors`` with their number, the others are added) or one student
-    ``{"name", "email", "id_number"}``."""
-    _class_or_404(class_id)
+    ``{"name", "email", "id_number"}``. ``duplicates`` names the added students whose
+    name another student has too (``[{"name", "lines", "existing"}]``): both are kept,
+    and the page asks to tell them apart."""
+    klass = _class_or_404(class_id)
     data = read_json()
     if not isinstance(data, dict):
         return _refused("format", "send {\"text\": ...} or {\"name\": ...}")
@@ -171,11 +179,13 @@ def add(class_id: int):
                                      data.get("id_number", ""))]
         except ValueError as error:
             return _refused("format", str(error))
+    duplicates = duplicate_names(entries, [s["name"] for s in klass["students"]])
     try:
         students = stored.add_students(database, class_id, entries)
     except stored.ClassError as error:
         return _refused("format", str(error))
-    return jsonify(ok=True, added=len(entries), errors=errors, students=students)
+    return jsonify(ok=True, added=len(entries), errors=errors, students=students,
+                   duplicates=duplicates)
 
 
 @bp.post("/<int:class_id>/students/<int:student_id>")
@@ -259,8 +269,12 @@ def deal(class_id: int):
 
 
 def _last_team_names(class_id: int, teams: int) -> list[str] | None:
+    from ..store.games import BROKEN_ERRORS
     ids = stored.class_game_ids(database, class_id)
-    row = store.row(ids[-1]) if ids else None
+    try:
+        row = store.row(ids[-1]) if ids and store.broken(ids[-1]) is None else None
+    except BROKEN_ERRORS:
+        row = None
     if row is None or len(row.settings["teams"]) != teams:
         return None
     return [t["name"] for t in row.settings["teams"]]
@@ -351,7 +365,9 @@ def new_game(class_id: int):
         leave_out = read_questions(database, store, class_id, chosen["name"])
     try:
         parse_settings(settings)
-        game_id = create_from_setup({"name": data.get("name") or klass["name"],
+        name = data.get("name") if isinstance(data.get("name"), str) else ""
+        game_id = create_from_setup({"name": distinct_game_name(
+                                              class_id, name.strip()[:200] or klass["name"]),
                                           "bank_id": bank_id, "settings": settings}, leave_out)
     except Refusal as refusal:
         return _refused(refusal.rule, refusal.message)
@@ -359,6 +375,19 @@ def new_game(class_id: int):
                      allow_repeats=allow_repeats)
     stored.update_class(database, class_id, {"bank_id": bank_id, "settings": settings})
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+def distinct_game_name(class_id: int, name: str) -> str:
+    """``name``, or when another game of the class already has it (two games made on one
+    day take the same default name, «Clase 3 de diciembre»), ``name (2)``, ``(3)``...:
+    each game of a class has its own name, in the league's columns as on the console."""
+    taken = {game["name"] for game in _games_of(class_id)}
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name} ({number})"[:200] in taken:
+        number += 1
+    return f"{name[:200 - len(f' ({number})')]} ({number})"
 
 
 # -- the term: league, participation, exports -----------------------------------------
@@ -378,7 +407,8 @@ def _games(klass: dict) -> list:
 def league_json(class_id: int):
     """The league over the class's finished games (``?scheme=`` to try another scheme)."""
     klass = _class_or_404(class_id)
-    return jsonify(ok=True, league=league(_games(klass), klass["students"], _scheme(klass)))
+    return jsonify(ok=True, league=league(_games(klass), klass["students"], _scheme(klass),
+                                          getattr(g, "lang", "es")))
 
 
 @bp.route("/<int:class_id>/participation.json")
@@ -399,11 +429,13 @@ def _download(body: str | bytes, filename: str, mimetype: str) -> Response:
 @gm_required
 def export(class_id: int, kind: str):
     """``league.csv``, ``participation.csv``, ``class.xlsx`` or ``moodle.csv``
-    (``?identifier=email|id_number&measures=league_points,spoke``)."""
+    (``?identifier=email|id_number&measures=league_points,spoke``); and
+    ``moodle-missing.json?identifier=``, the students ``moodle.csv`` leaves out and why
+    (``{"ok", "left_out": [{"id", "name", "reason": "none" | "formula", "value"}]}``)."""
     from ..classes import exports
     klass = _class_or_404(class_id)
     games = _games(klass)
-    table = league(games, klass["students"], _scheme(klass))
+    table = league(games, klass["students"], _scheme(klass), getattr(g, "lang", "es"))
     people = participation(games, klass["students"])
     lang = getattr(g, "lang", "es")
     stem = f"clase-{class_id}" if lang != "en" else f"class-{class_id}"
@@ -418,6 +450,13 @@ def export(class_id: int, kind: str):
     if kind == "class.xlsx":
         return _download(exports.class_xlsx(table, people, klass["students"], lang), f"{stem}.xlsx",
                          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    if kind == "moodle-missing.json":
+        try:
+            left_out = exports.moodle_left_out(table, people, klass["students"],
+                                               request.args.get("identifier", "email"))
+        except ValueError as error:
+            return _refused("format", str(error))
+        return jsonify(ok=True, left_out=left_out)
     if kind == "moodle.csv":
         measures = [m for m in request.args.get("measures", "league_points").split(",") if m]
         try:

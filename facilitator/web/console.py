@@ -14,6 +14,7 @@ from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
 from ..games import is_unicode
+from ..safe_text import control_character
 from .auth import gm_required, read_json
 from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
@@ -101,10 +102,27 @@ def games():
 
 def games_listing() -> list[dict]:
     """Every game, newest first, as the console lists them: id, name, created_at,
-    over, winner, team names and the console's address of the game."""
-    return [{"id": r.id, "name": r.name, "created_at": r.created_at.isoformat(timespec="minutes"),
-             "over": r.over, "winner": r.winner, "teams": [t["name"] for t in r.settings["teams"]],
-             "url": url_for("console.game", game_id=r.id)} for r in store.list_games()]
+    over, winner, team names, the console's address of the game, and ``broken``: None,
+    or why its stored row cannot be read (it is listed, to be deleted; the others are
+    listed as always)."""
+    return [{**game, "created_at": game["created_at"].isoformat(timespec="minutes"),
+             "url": url_for("console.game", game_id=game["id"])} for game in store.listing()]
+
+
+def broken_or_none(game_id: int, gm: bool = True):
+    """The page (or JSON) saying game ``game_id`` is stored broken, or None when it is not."""
+    why = store.broken(game_id)
+    if why is None:
+        return None
+    from .errors import broken_game_page
+    return broken_game_page(game_id, why, gm)
+
+
+def delete_any_game(game_id: int) -> bool:
+    """Delete a game, even one stored broken: its consoles, devices and projectors are
+    disconnected (every process) and its device tokens refused from then on. False when
+    there was no such game."""
+    return current_app.extensions["facilitator_live"].delete_game(game_id)
 
 
 @bp.post("/games")
@@ -125,11 +143,16 @@ def create_game():
 @bp.route("/<int:game_id>")
 @gm_required
 def game(game_id: int):
-    """The console of one game."""
+    """The console of one game (a game stored broken: a page saying so, to delete it)."""
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     row = store.row(game_id)
     if row is None:
         abort(404)
+    roster = row.settings.get("roster")
     return render_template("console/game.html", game={"id": row.id, "name": row.name},
+                           roster=roster if isinstance(roster, list) else None,
                            teams=team_links(row),
                            watch_url=public_base() + url_for("projector.show", watch=row.watch_code),
                            record_url=url_for("console.record", game_id=game_id))
@@ -139,6 +162,9 @@ def game(game_id: int):
 @gm_required
 def record(game_id: int):
     """The game's partida/1 record, as a download."""
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     data = store.record(game_id)
     if data is None:
         abort(404)
@@ -150,8 +176,9 @@ def record(game_id: int):
 @gm_required
 def delete(game_id: int):
     """Delete a game: its consoles, devices and projectors are disconnected (every
-    process), and its device tokens are refused from then on."""
-    current_app.extensions["facilitator_live"].delete_game(game_id)
+    process), and its device tokens are refused from then on. A game stored broken is
+    deleted too."""
+    delete_any_game(game_id)
     return redirect(url_for("console.games"))
 
 
@@ -162,7 +189,8 @@ def remove_device(game_id: int):
     ``device_ids`` lists): disconnected now, its token refused from now on."""
     data = read_json()
     device = data.get("device") if isinstance(data, dict) else None
-    if not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device):
+    if (not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device)
+            or control_character(device) is not None):
         return jsonify(ok=False, error="format", message='send {"device": "<device id>"}'), 400
     if not current_app.extensions["facilitator_live"].remove_device(game_id, device):
         return jsonify(ok=False, error="format", message="no such game"), 404
@@ -210,6 +238,9 @@ def speakers(game_id: int):
     ``{"ok": true, "teams": {"1": [{"name", "spoke"}, ...]}}``; ``teams`` is ``{}`` for
     a game made without a class; 404 for no such game."""
     from ..store import classes as stored
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        return broken
     row = store.row(game_id)
     if row is None:
         return jsonify(ok=False, error="not_found", message=f"there is no game {game_id}"), 404

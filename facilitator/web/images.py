@@ -59,8 +59,13 @@ def game_image(public_id: str, image_id: int):
 @bp.route("/g/<int:game_id>/rich/<int:ref>")
 def rich_question(game_id: int, ref: int):
     """``{"ref", "html"}`` (and ``"answer_html"`` for the GM) of question ``ref``
-    of a game; 404 when a team may not see it yet."""
-    loaded = store.current(game_id)
+    of a game; 404 when a team may not see it yet (409 for a game stored broken)."""
+    from ..store.games import BROKEN_ERRORS
+    try:
+        loaded = store.current(game_id)
+    except BROKEN_ERRORS:
+        from .errors import broken_game_page
+        return broken_game_page(game_id, store.broken(game_id) or "unreadable", False)
     question_for = getattr(loaded[0], "question_for", None) if loaded is not None else None
     question = question_for(ref, gm_logged_in()) if question_for is not None else None
     if question is None:

@@ -226,6 +226,9 @@ SCHEMAS: dict = {
                        "created_at": {"type": "string"}, "over": {"type": "boolean"},
                        "winner": {"type": ["string", "null"]},
                        "teams": {"type": "array", "items": {"type": "string"}},
+                       "broken": {"type": ["string", "null"],
+                                  "description": "Why the game's stored row cannot be read "
+                                                 "(delete it), or null"},
                        "console_url": {"type": "string"}, "url": {"type": "string"}},
     },
     "GameState": {
@@ -249,6 +252,8 @@ SCHEMAS: dict = {
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 BANK_ID = {"name": "bank_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NOT_FOUND = {"404": _error("No such bank or game (`not_found`)")}
+BROKEN = {"409": _error("The game is stored broken: its row or actions cannot be read "
+                        "(`broken`); delete it")}
 
 PATHS: dict = {
     "/openapi.json": {"get": {
@@ -315,16 +320,26 @@ PATHS: dict = {
                 "summary": "A game's summary and the GM's live state (as the console receives "
                            "it)",
                 "parameters": [GAME_ID],
-                "responses": {"200": _json(_ref("GameState"), "The game"), **NOT_FOUND}}},
+                "responses": {"200": _json(_ref("GameState"), "The game"), **NOT_FOUND,
+                              **BROKEN}},
+        "delete": {"operationId": "deleteGame",
+                   "summary": "Delete a game (one stored broken too); its devices are "
+                              "disconnected and their tokens refused from then on",
+                   "parameters": [GAME_ID],
+                   "responses": {"200": _json({"type": "object", "properties": {
+                       "deleted": {"type": "boolean"}, "id": {"type": "integer"}}},
+                       "Deleted"), **NOT_FOUND}}},
     "/games/{game_id}/record": {
         "get": {"operationId": "getRecord", "summary": "The game's partida/1 record",
                 "parameters": [GAME_ID],
-                "responses": {"200": _json(_ref("Record"), "The record"), **NOT_FOUND}}},
+                "responses": {"200": _json(_ref("Record"), "The record"), **NOT_FOUND,
+                              **BROKEN}}},
     "/games/{game_id}/results": {
         "get": {"operationId": "getResults",
                 "summary": "The results, as the results page exports them",
                 "parameters": [GAME_ID],
-                "responses": {"200": _json(_ref("Results"), "The results"), **NOT_FOUND}}},
+                "responses": {"200": _json(_ref("Results"), "The results"), **NOT_FOUND,
+                              **BROKEN}}},
 }
 
 

@@ -12,11 +12,16 @@ bp = Blueprint("projector", __name__)
 
 @bp.route("/projector/<watch>")
 def show(watch: str):
-    """The projector page of the game whose watch code is ``watch``."""
-    row = store.find_watch_code(watch)
-    if row is None:
+    """The projector page of the game whose watch code is ``watch`` (a page saying so for
+    a game stored broken)."""
+    game_id = store.game_of_watch_code(watch)
+    if game_id is None or not store.exists(game_id):
         abort(404)
-    row = store.row(row.id)
+    why = store.broken(game_id)
+    if why is not None:
+        from .errors import broken_game_page
+        return broken_game_page(game_id, why, False)
+    row = store.row(game_id)
     use_game_language(row.settings)          # the game's language unless this device chose one
     return render_template("projector.html", game={"id": row.id, "name": row.name},
                            watch=row.watch_code, teams=team_links(row))

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, g, make_response, redirect, render_template,
+                   request, url_for)
 
 from ..games.partida import Refusal, load_record, replay
 from ..games import is_unicode
@@ -19,13 +20,21 @@ MAX_NAME = 200                  # a game's name, as the store keeps it
 
 
 def _game_or_404(game_id: int):
+    """The game's record and its replay; a page saying it is broken (409) when its stored
+    row cannot be read or does not replay, 404 when there is no such game."""
+    from .console import broken_or_none
+    broken = broken_or_none(game_id)
+    if broken is not None:
+        abort(make_response(broken))
     record = store.record(game_id)
     if record is None:
         abort(404)
     try:
         return record, replay(record)
     except Refusal as refusal:          # a stored game always replays; say so if not
-        abort(500, f"stored game {game_id} does not replay: {refusal}")
+        from .errors import broken_game_page
+        abort(make_response(broken_game_page(game_id, f"{refusal.rule}: {refusal.message}",
+                                             True)))
 
 
 @bp.route("/<int:game_id>/results")
@@ -34,7 +43,7 @@ def page(game_id: int):
     """Standings, podium, charts, turn by turn, adjustments, participation, downloads."""
     record, game = _game_or_404(game_id)
     row = store.row(game_id)
-    summary = summary_json(game, record.get("name"))
+    summary = summary_json(game, record.get("name"), getattr(g, "lang", "es"))
     return render_template("results/game.html", game={"id": game_id, "name": row.name,
                                                       "created_at": row.created_at},
                            summary=summary, print_mode=request.args.get("print") == "1")
@@ -45,7 +54,8 @@ def page(game_id: int):
 def as_json(game_id: int):
     """Everything about the result, as JSON."""
     record, game = _game_or_404(game_id)
-    return _download(json.dumps(summary_json(game, record.get("name")), ensure_ascii=False,
+    return _download(json.dumps(summary_json(game, record.get("name"), getattr(g, "lang", "es")),
+                                ensure_ascii=False,
                                 indent=1), "application/json", f"resultados-{game_id}.json")
 
 

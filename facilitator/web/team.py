@@ -87,8 +87,18 @@ def join_code(code: str):
 @bp.route("/team")
 def play():
     """The team's page; a reload keeps the device in its team (the token is a cookie)."""
+    from ..store.games import BROKEN_ERRORS
     token = request.cookies.get(TOKEN_COOKIE)
-    found = _device_team()
+    try:
+        audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
+                                     current_app.config["DEVICE_GRACE_HOURS"]) if token else None
+        why = store.broken(audience.game_id) if audience else None
+        found = _device_team() if audience and why is None else None
+    except BROKEN_ERRORS as error:       # the game's row is damaged past reading its token
+        audience, why, found = None, f"{type(error).__name__}: {error}"[:300], None
+    if why is not None:
+        from .errors import broken_game_page
+        return broken_game_page(audience.game_id if audience else 0, why, False)
     if found is None:
         # A game deleted, a device removed, a game long over, a forged token: join again.
         response = redirect(url_for("team.join"))

@@ -12,7 +12,7 @@
  *     student-edit-ID, student-remove-ID, student-edit-name-ID, student-edit-email-ID,
  *     student-edit-id-ID, student-save-ID, student-cancel-ID, student-error-ID,
  *     paste-text, paste-send, paste-result, paste-errors, add-name, add-email, add-id-number,
- *     add-student, add-error
+ *     add-student, add-error, paste-duplicates, add-duplicates, duplicate-names
  *   new game: attend-ID, attend-all, attend-none, attend-count, deal-mode-fresh,
  *     deal-mode-keep, deal-teams, deal, deal-error, deal-note, lineup, team-N, team-name-N,
  *     team-count-N, move-ID, lineup-warning, bank, allow-repeats, rounds, language,
@@ -77,6 +77,9 @@
     if ((x = /^an ID number has at most (\d+) characters$/.exec(m))) return t('classes.why.long_id', { max: x[1] });
     if ((x = /^a class lists at most (\d+) students$/.exec(m))) return t('classes.why.too_many', { max: x[1] });
     if ((x = /^(['"])(.*)\1 is not an e-mail address$/.exec(m))) return t('classes.why.email', { value: x[2] });
+    if ((x = /^the (name|e-mail|ID number|class name) holds an invisible control character \((U\+[0-9A-F]{4})\)/.exec(m))) {
+      return t('classes.why.control_' + { name: 'name', 'e-mail': 'email', 'ID number': 'id', 'class name': 'class' }[x[1]], { code: x[2] });
+    }
     if ((x = /^(\d+) students cannot make 4 to 6 teams of 3 to (\d+): the game takes (\d+) to (\d+) students$/.exec(m))) {
       return t('classes.why.players', { n: x[1], size: x[2], min: x[3], max: x[4] });
     }
@@ -200,6 +203,7 @@
       h('div', { class: 'row' }, h('button', { type: 'button', class: 'primary', testid: 'paste-send', onclick: () => paste(area) },
         t('classes.paste.send'))),
       h('p', { class: 'check ok', role: 'status', testid: 'paste-result', hidden: true }),
+      h('div', { class: 'check warn', role: 'alert', testid: 'paste-duplicates', hidden: true }),
       h('div', { class: 'check bad', role: 'alert', testid: 'paste-errors', hidden: true }));
   }
   function paste(area) {
@@ -212,11 +216,23 @@
       if (!res.ok) { show(result, null); show(errors, refusal(res)); return; }
       S.klass.students = res.students;
       show(result, plural('classes.paste.added', res.added));
+      show(q(box, 'paste-duplicates'), duplicatesNote(res.duplicates));
       show(errors, res.errors.length ? [h('p', null, t('classes.paste.errors')),
         h('ul', null, res.errors.map((e) => h('li', null, why(e), lineOf(text, e))))] : null);
       area.value = failedLines(text, res.errors).join('\n');
       studentsChanged();
     });
+  }
+  /** Students added under a name another student has too, named with their pasted lines,
+   *  and how to tell them apart (null when there is none). */
+  function duplicatesNote(duplicates) {
+    if (!duplicates || !duplicates.length) return null;
+    return [h('p', null, t('classes.paste.duplicates')),
+      h('ul', { testid: 'duplicate-names' }, duplicates.map((d) => h('li', null,
+        d.lines.length > 1 || (d.lines.length && !d.existing)
+          ? t('classes.paste.duplicate_lines', { name: d.name, lines: d.lines.join(', ') })
+          : t('classes.paste.duplicate_existing', { name: d.name, n: d.existing })))),
+      h('p', null, t('classes.paste.duplicates_fix', { example: duplicates[0].name }))];
   }
   /** The pasted line an error names ("line 40: ..."), as « — "text"». */
   function lineOf(text, error) {
@@ -239,7 +255,8 @@
         field('add-email', t('classes.students.email'), 'email', opt),
         field('add-id-number', t('classes.students.id_number'), 'text', opt.cloneNode(true)),
         h('button', { type: 'submit', testid: 'add-student' }, t('classes.add.send'))),
-      h('p', { class: 'error', role: 'alert', testid: 'add-error', hidden: true }));
+      h('p', { class: 'error', role: 'alert', testid: 'add-error', hidden: true }),
+      h('div', { class: 'check warn', role: 'alert', testid: 'add-duplicates', hidden: true }));
     return form;
   }
   function addOne(form) {
@@ -247,6 +264,7 @@
     send(U.students, { name: val('add-name'), email: val('add-email'), id_number: val('add-id-number') }).then((res) => {
       if (!res.ok) { show(q(form, 'add-error'), refusal(res)); return; }
       show(q(form, 'add-error'), null);
+      show(q(form, 'add-duplicates'), duplicatesNote(res.duplicates));
       S.klass.students = res.students;
       for (const id of ['add-name', 'add-email', 'add-id-number']) q(form, id).value = '';
       studentsChanged();
@@ -704,7 +722,7 @@
       h('fieldset', { class: 'measures' }, h('legend', null, t('classes.export.measures')),
         MEASURES.map((m) => h('label', null, h('input', { type: 'checkbox', value: m, testid: 'moodle-measure-' + m,
           checked: m === 'league_points', onchange: updateMoodle }), ' ' + t('classes.export.m.' + m)))),
-      h('p', { class: 'hint', testid: 'moodle-missing', hidden: true }),
+      h('div', { class: 'hint', testid: 'moodle-missing', role: 'status', hidden: true }),
       h('p', { class: 'row' }, h('a', { class: 'button primary', testid: 'export-moodle', download: '' }, t('classes.export.moodle')),
         h('span', { class: 'error', testid: 'moodle-none', hidden: true }, t('classes.export.moodle_none')))));
     updateMoodle();
@@ -720,13 +738,23 @@
     else { link.removeAttribute('href'); link.setAttribute('aria-disabled', 'true'); }
     document.querySelector('[data-testid="moodle-none"]').hidden = !!measures.length;
   }
+  /** Who moodle.csv leaves out and why (no e-mail / ID number, or one a spreadsheet
+   *  would run as a formula), as the server decides it: GET export/moodle-missing.json. */
   function renderMoodleMissing() {
     const el = document.querySelector('[data-testid="moodle-missing"]');
     if (!el) return;
     const key = $('moodle-identifier').value;
-    const n = students().filter((s) => !s[key]).length;
-    el.hidden = !n;
-    el.textContent = n ? t('classes.export.missing', { what: t('classes.export.id.' + key).toLowerCase(), n: n }) : '';
+    const asked = (S.moodleAsked = (S.moodleAsked || 0) + 1);
+    get(U.export + 'moodle-missing.json?identifier=' + encodeURIComponent(key)).then((res) => {
+      if (asked !== S.moodleAsked || !res.ok) return;
+      const what = t('classes.export.id.' + key).toLowerCase();
+      const out = res.left_out || [];
+      el.hidden = !out.length;
+      fill(el, out.length ? [t('classes.export.missing', { what: what, n: out.length }), ' ', t('classes.export.left_out'),
+        h('ul', { testid: 'moodle-left-out' }, out.map((s) => h('li', { testid: 'moodle-left-out-' + s.id },
+          t('classes.export.left_out_' + s.reason, { name: s.name, what: what, char: s.value })))),
+        t('classes.export.left_out_fix')] : []);
+    });
   }
 
   /* ---- 6. the class's settings --------------------------------------------- */

@@ -27,8 +27,8 @@
  *     pick-author, pick-type, written-true, written-false, argument-good, argument-poor,
  *     end-turn, exchange-team, exchange-card-I, exchange-take, exchange-send, end-game
  *   people: spokesperson-N, spokesperson-N-send, representative-N, representative-N-send,
- *     suggest-spokesperson-N, suggest-representative-N (a class game: who has spoken least),
- *     roster-N (the datalist of team N's names)
+ *     suggest-spokesperson-N, suggest-representative-N (a class game: who has spoken least);
+ *     with a roster (a class game, a pasted class list) spokesperson-N is a choice of its names
  *   league-toggle (a class game, before the first action and once it is over: the class's
  *     league on the projector; in the start guide, and in the action bar at the end)
  *   timer: timer-display, timer-start, timer-pause, timer-resume, timer-extend, timer-restart
@@ -531,27 +531,35 @@
     if (box.hidden) return;
     L.section(box, sigOf(), () => {
       const turn = V.turn;
-      // A class game: each team's names (a datalist) and who has spoken least (a suggestion).
-      const members = (n) => (ui.speakers && ui.speakers[String(n)] && ui.speakers[String(n)].length ? ui.speakers[String(n)] : null);
+      // A game with a roster (a class game, or a pasted class list): each team's names are a
+      // choice, so a name always points to one student ("Ana García (2)" is another one);
+      // a class game also suggests who has spoken least. Without a roster: a typed name.
+      const roster = (n) => {
+        const names = Array.isArray(page.roster) && Array.isArray(page.roster[n - 1]) ? page.roster[n - 1] : [];
+        return names.length ? names.map((name) => ({ name: name })) : null;
+      };
+      const members = (n) => (ui.speakers && ui.speakers[String(n)] && ui.speakers[String(n)].length ? ui.speakers[String(n)] : roster(n));
       const row = (kind, n, current) => {
         const names = members(n);
-        const f = L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200,
-          'aria-label': t('people.' + kind) + ' ' + teamText(n), list: names ? 'roster-' + n : null, autocomplete: names ? 'off' : null });
+        const label = t('people.' + kind) + ' ' + teamText(n);
+        const f = names
+          ? L.field('select', { testid: kind + '-' + n, 'aria-label': label },
+            [h('option', { value: '' }, '—')].concat(names.map((m) => m.name).sort((a, b) => a.localeCompare(b, L.lang)).map((name) => h('option', { value: name }, name))))
+          : L.field('input', { testid: kind + '-' + n, placeholder: current || t('people.name'), maxlength: 200, 'aria-label': label });
+        // A choice shows who is named now, unless the GM has picked another (kept across renders).
+        if (names) { const d = L.drafts[kind + '-' + n]; f.value = d ? d : (current || ''); }
         const go = () => {
           if (!f.value.trim()) return;
           send({ do: kind, team: n, name: f.value.trim() }, t('people.' + kind) + ' · ' + teamText(n) + ': ' + f.value.trim()).then((ack) => {
             if (ack && ack.ok) { L.drafts[kind + '-' + n] = ''; f.value = ''; }
           });
         };
-        f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
-        const pick = names ? names[0] : null;
+        if (!names) f.addEventListener('keydown', (e) => { if (e.key === 'Enter') go(); });
+        const pick = names && 'spoke' in names[0] ? names[0] : null;
         return [h('div', { class: 'row person' }, f, btn(kind + '-' + n + '-send', '✓', go, '', t('people.save'))),
           pick ? h('button', { type: 'button', class: 'suggest', testid: 'suggest-' + kind + '-' + n, title: t('console.league_suggest_hint'),
             onclick: () => { f.value = pick.name; L.drafts[kind + '-' + n] = pick.name; f.focus(); } }, suggestText(pick)) : null];
       };
-      const lists = V.teams.map((tm) => members(tm.team)).some(Boolean)
-        ? V.teams.filter((tm) => members(tm.team)).map((tm) => h('datalist', { id: 'roster-' + tm.team, testid: 'roster-' + tm.team },
-          members(tm.team).map((m) => h('option', { value: m.name })))) : null;
       return [h('h2', null, t(rep ? 'people.title_individual' : 'people.title')),
         h('table', { class: 'people' },
           h('thead', null, h('tr', null, h('th', null, t('rank.team')), sp ? h('th', null, t('people.spokesperson')) : null,
@@ -559,8 +567,7 @@
           h('tbody', null, V.teams.map((tm) => h('tr', null,
             h('td', null, teamLabel(tm.team)),
             sp ? h('td', null, h('span', { class: 'current' }, turn.spokespersons[String(tm.team)] || ''), row('spokesperson', tm.team, turn.spokespersons[String(tm.team)])) : null,
-            rep ? h('td', null, h('span', { class: 'current' }, turn.representatives[String(tm.team)] || ''), row('representative', tm.team, turn.representatives[String(tm.team)])) : null)))),
-        lists];
+            rep ? h('td', null, h('span', { class: 'current' }, turn.representatives[String(tm.team)] || ''), row('representative', tm.team, turn.representatives[String(tm.team)])) : null))))];
     });
   }
 

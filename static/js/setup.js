@@ -8,7 +8,8 @@
  *
  * Test ids:
  *   game-name, students, propose, team-name-I, team-members-I, team-remove-I,
- *   team-roster-I (I = 1..6), team-add, settings-check, roster-text, roster-count, deal,
+ *   team-roster-I (I = 1..6), team-add, settings-check, roster-text, roster-count,
+ *   roster-duplicates, deal,
  *   bank, advanced, rounds, round-R-normal, round-R-simple, round-R-risky,
  *   round-R-individual, round-R-seconds, seconds-all, special-desvio, special-seguro,
  *   special-elijo, bank-desvio, bank-seguro, bank-elijo, exchange-cost, points-card,
@@ -138,6 +139,24 @@
     const area = document.querySelector('[data-testid="roster-text"]');
     return (area ? area.value : '').split('\n').map((s) => s.trim()).filter(Boolean);
   }
+  /** The names the pasted class list repeats (case and spacing aside), as first written. */
+  function repeatedNames(names) {
+    const seen = new Map();
+    for (const name of names) {
+      const key = name.split(/\s+/).join(' ').toLowerCase();
+      const entry = seen.get(key) || { name: name, n: 0 };
+      entry.n += 1;
+      seen.set(key, entry);
+    }
+    return Array.from(seen.values()).filter((e) => e.n > 1).map((e) => e.name);
+  }
+  /** Says which pasted names are repeated and how to tell them apart (hidden when none). */
+  function showRepeated(el) {
+    const repeated = repeatedNames(rosterNames());
+    el.hidden = !repeated.length;
+    el.textContent = repeated.length ? t('setup.roster_duplicates', {
+      names: repeated.map((n) => '«' + n + '»').join(', '), example: repeated[0] }) : '';
+  }
   function deal() {
     const names = rosterNames();
     if (!names.length) return;
@@ -257,8 +276,9 @@
     const advOpen = !!(form.querySelector('[data-testid="advanced"]') || {}).open;
     const rosterOpen = !!(form.querySelector('details.rosterbox') || {}).open || !!rosterVal;
     const roster = h('textarea', { testid: 'roster-text', rows: 6, value: rosterVal, placeholder: t('setup.roster_placeholder'),
-      oninput: () => { count.textContent = t('setup.roster_count', { n: rosterNames().length }); } });
+      oninput: () => { count.textContent = t('setup.roster_count', { n: rosterNames().length }); showRepeated(repeated); } });
     const count = h('span', { class: 'muted', testid: 'roster-count' }, t('setup.roster_count', { n: rosterVal.split('\n').filter((s) => s.trim()).length }));
+    const repeated = h('p', { class: 'check bad', role: 'status', testid: 'roster-duplicates', hidden: true });
     const students = h('input', { testid: 'students', value: studentsVal, placeholder: '29', inputmode: 'numeric', autocomplete: 'off',
       class: 'num', 'aria-label': t('setup.students'), 'aria-describedby': 'students-error',
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); proposeTyped(); } } });
@@ -291,7 +311,7 @@
         h('details', { class: 'rosterbox', open: rosterOpen },
           h('summary', null, t('setup.roster')),
           h('p', { class: 'hint' }, t('setup.roster_hint')), roster,
-          h('div', { class: 'row' }, h('button', { type: 'button', testid: 'deal', onclick: deal }, t('setup.deal')), count)),
+          h('div', { class: 'row' }, h('button', { type: 'button', testid: 'deal', onclick: deal }, t('setup.deal')), count), repeated),
         h('label', { for: 'bank' }, t('setup.bank')),
         h('select', { id: 'bank', testid: 'bank' }, (data.banks || []).map((b) =>
           h('option', { value: String(b.id) }, t('setup.bank_option', { name: b.name, n: b.count })))),
@@ -333,6 +353,7 @@
               numberField('max-members', t('setup.max_members'), model.maxMembers, (v) => { model.maxMembers = v; }, { integer: true, min: 3, max: 12 })))),
         h('p', { class: 'check bad', testid: 'create-error', role: 'alert', hidden: true }),
         h('button', { type: 'submit', class: 'primary big', testid: 'create-game' }, t('setup.create'))));
+    showRepeated(repeated);
     scheduleCheck();
   }
 

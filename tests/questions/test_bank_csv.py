@@ -251,13 +251,17 @@ def test_duplicate_ids_are_errors(write):
     assert [q.text for q in kept.questions] == ["Uno"] and kept.lines == {"x": 2}
 
 
-def test_duplicate_questions_are_errors_whatever_the_case_and_spacing(write):
+def test_duplicate_questions_are_kept_with_a_note_whatever_the_case_and_spacing(write):
+    """Issue 34: the same question twice is a warning naming its lines, not a refusal
+    (Moodle imports both); a different type is another question."""
     text = ("author,type,text,answer\nKant,vf,Sapere aude.,Verdadero\n"
             "Kant,quien,Sapere aude.,Kant\n"
             "kant,VF,  sapere   AUDE. ,Verdadero\n")
     report = load_bank(write("b.csv", text))
-    assert [str(e) for e in report.errors] == [
-        "b.csv:4: same author, type and text as the question on line 2"]
+    assert report.errors == [] and len(report.questions) == 3
+    assert ("the questions on lines 2 and 4 have the same author, type and text (Kant, True "
+            "or False: \"Sapere aude.\"): all are kept, so a game may ask that question more "
+            "than once; delete the copies you do not want") in report.notes
 
 
 def test_authors_spelled_two_ways_get_a_note(write):
@@ -305,7 +309,10 @@ def test_write_csv_to_text_and_binary_streams():
     assert binary.getvalue() == text.getvalue().encode("utf-8")
 
 
-_cells = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+# Any text a bank can hold: control characters (a NUL byte...) are refused on import
+# since issue 34 (facilitator.safe_text), so no bank holds one to write out.
+_cells = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="".join(
+    map(chr, [*range(0, 9), 11, 12, *range(14, 32), 127]))),
                  min_size=1, max_size=40).map(clean).filter(bool)
 
 

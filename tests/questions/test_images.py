@@ -149,3 +149,86 @@ def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
     # A bank whose images a game in progress shows is not deleted.
     response = client.post(f"/console/banks/{bank_id}/delete", headers=ORIGIN)
     assert response.status_code == 409
+
+
+# -- issue 34: the pixel size, read from the header -------------------------------------
+
+def jpeg(width: int, height: int) -> bytes:
+    """A baseline JPEG's markers up to its frame header (SOI, APP0 JFIF, DQT, SOF0), then EOI."""
+    app0 = b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    dqt = b"\x00" + bytes(range(1, 65))
+    sof = struct.pack(">BHHB", 8, height, width, 1) + b"\x01\x11\x00"
+    segment = lambda marker, body: b"\xff" + marker + struct.pack(">H", len(body) + 2) + body  # noqa: E731
+    return (b"\xff\xd8" + segment(b"\xe0", app0) + segment(b"\xdb", dqt)
+            + segment(b"\xc0", sof) + b"\xff\xd9")
+
+
+def gif(width: int, height: int) -> bytes:
+    """A GIF89a: its logical screen, one palette, a 1×1 image, the trailer."""
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + b"\x00\x00\x00\xff\xff\xff"
+            + b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+
+
+def webp(chunk: bytes, body: bytes) -> bytes:
+    data = b"WEBP" + chunk + struct.pack("<I", len(body)) + body
+    return b"RIFF" + struct.pack("<I", len(data)) + data
+
+
+def webp_lossy(width: int, height: int) -> bytes:
+    return webp(b"VP8 ", b"\x30\x01\x00\x9d\x01\x2a" + struct.pack("<HH", width, height) + b"\x00" * 8)
+
+
+def webp_lossless(width: int, height: int) -> bytes:
+    bits = (width - 1) | ((height - 1) << 14)
+    return webp(b"VP8L", b"\x2f" + bits.to_bytes(4, "little") + b"\x00" * 8)
+
+
+def webp_extended(width: int, height: int) -> bytes:
+    return webp(b"VP8X", b"\x00\x00\x00\x00" + (width - 1).to_bytes(3, "little")
+                + (height - 1).to_bytes(3, "little"))
+
+
+@pytest.mark.parametrize("make, mime", [
+    (lambda w, h: __import__("documents").png(w, h), "image/png"), (jpeg, "image/jpeg"),
+    (gif, "image/gif"), (webp_lossy, "image/webp"), (webp_lossless, "image/webp"),
+    (webp_extended, "image/webp")])
+def test_the_pixel_size_is_read_from_each_format_s_header(make, mime):
+    from facilitator.questions.images import image_size, sniff
+    for size in ((1, 1), (640, 480), (4096, 3000), (12000, 9)):
+        data = make(*size)
+        assert sniff(data) == mime and image_size(mime, data) == size
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: __import__("documents").png(40000, 40000), "40000×40000"),
+    (lambda: jpeg(5000, 100), "5000×100"), (lambda: gif(4000, 4001), "4000×4001"),
+    (lambda: webp_extended(16383, 16383), "16383×16383")])
+def test_an_image_over_the_limit_is_refused_naming_it_and_its_size(make, name):
+    """A 40000×40000 PNG is a few hundred bytes compressed and 1.6 billion pixels (6.4 GB
+    unpacked) on a tablet."""
+    data = make()
+    assert len(data) < MAX_IMAGE_BYTES
+    for lang, words in (("en", f'image "switch.png" left out: it is {name} pixels, more than '
+                                'a tablet can show (at most 4096 pixels a side and 16 '
+                                'megapixels in all)'),
+                        ("es", f"imagen «switch.png» descartada: mide {name} píxeles")):
+        report = parse_bank(quiz(question("q1", IMG, png_file(data=data))), "b.xml", lang=lang)
+        assert report.images == {} and report.questions == []
+        assert [issue.reason for issue in report.unusable] == ["image_missing"]
+        assert any(words in note for note in report.notes), report.notes
+
+
+def test_an_image_at_the_limit_is_kept_and_a_damaged_header_is_refused():
+    from documents import png
+    kept = parse_bank(quiz(question("q1", IMG, png_file(data=png(4096, 3900)))), "b.xml")
+    assert kept.ok and len(kept.questions) == 1 and len(kept.images) == 1
+    damaged = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDX" + b"\x00" * 20
+    report = parse_bank(quiz(question("q1", IMG, png_file(data=damaged))), "b.xml")
+    assert report.images == {}
+    assert any("its size in pixels cannot be read" in note for note in report.notes)
+
+
+def test_the_readme_states_the_image_limits():
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "4096 pixels a side" in readme and "16 megapixels" in readme

@@ -7,6 +7,7 @@ from .game import Game
 from .actions import EndTurn
 from .numbers import plain
 from .scoring import score
+from ...i18n.collation import name_key
 
 
 def timeline(game: Game) -> dict:
@@ -42,8 +43,9 @@ def timeline(game: Game) -> dict:
                       for t in game.state.teams]}
 
 
-def cards_by_author_and_type(game: Game) -> dict:
-    """The author and question-type cards each team holds, counted by author and by type."""
+def cards_by_author_and_type(game: Game, lang: str = "es") -> dict:
+    """The author and question-type cards each team holds, counted by author and by type;
+    authors in ``lang``'s alphabetical order."""
     result = []
     for team in game.state.teams:
         authors, types = Counter(), Counter()
@@ -51,14 +53,17 @@ def cards_by_author_and_type(game: Game) -> dict:
             kind, _, name = card.partition(":")
             (authors if kind == "author" else types)[name] += 1
         result.append({"team": team.number, "name": team.name,
-                       "authors": dict(sorted(authors.items())), "types": dict(sorted(types.items()))})
+                       "authors": dict(sorted(authors.items(), key=lambda a: name_key(a[0], lang))),
+                       "types": dict(sorted(types.items()))})
     return {"teams": result,
-            "authors": sorted({a for r in result for a in r["authors"]}),
+            "authors": sorted({a for r in result for a in r["authors"]},
+                              key=lambda name: name_key(name, lang)),
             "types": ["vf", "quien", "abierta"]}
 
 
-def participation(game: Game) -> list[dict]:
-    """How often each student spoke or represented the team (R-U7, R-U9), per team.
+def participation(game: Game, lang: str = "es") -> list[dict]:
+    """How often each student spoke or represented the team (R-U7, R-U9), per team, each
+    team's students in ``lang``'s alphabetical order (:mod:`facilitator.i18n.collation`).
 
     Students of the class list (settings ``roster``, when the GM pasted one)
     who never spoke are listed with zero, so a teacher sees who never did.
@@ -77,7 +82,7 @@ def participation(game: Game) -> list[dict]:
         if isinstance(roster, list) and len(roster) >= team.number and isinstance(
                 roster[team.number - 1], list):
             names |= {n for n in roster[team.number - 1] if isinstance(n, str)}
-        for name in sorted(names, key=str.casefold):
+        for name in sorted(names, key=lambda name: name_key(name, lang)):
             rows.append({"team": team.number, "team_name": team.name, "student": name,
                          "spoke": spoke[team.number][name],
                          "represented": represented[team.number][name]})

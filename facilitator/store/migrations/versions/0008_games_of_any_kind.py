@@ -11,8 +11,8 @@ screens show between actions as one value the game itself reads.
 - ``actions.live_before``: the screens' state just before the action, was
   ``timer_before`` (R-G1: an undo puts it back).
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-03
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
