@@ -62,9 +62,9 @@ def csv_with_error_on_line_5() -> str:
 def app(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/api.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store._games.clear()
+    store.forget()
     yield app
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 

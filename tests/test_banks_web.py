@@ -36,9 +36,9 @@ def app(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
     # The game store is process-wide: forget games cached from another test's database.
-    store._games.clear()
+    store.forget()
     yield app
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 

@@ -83,7 +83,7 @@ def play_game(app, game_id: int, winners=(), speakers=None) -> dict:
 
     with app.app_context():
         for _turn in range(4):
-            game, _row = store.load(game_id)
+            game = store.current(game_id)[0].game
             host = game.state.turn.host
             question = next(q for q in game.questions.values() if q.id not in game.state.used)
             act(do="declare", mode="normal")
@@ -92,7 +92,7 @@ def play_game(app, game_id: int, winners=(), speakers=None) -> dict:
             act(do="choose", author=question.author, type=question.type)
             act(do="question", id=question.id)
             act(do="verdict", result="full" if host in winners else "wrong")
-            game, _row = store.load(game_id)
+            game = store.current(game_id)[0].game
             if not game.state.over:
                 act(do="end_turn")
         return store.record(game_id)

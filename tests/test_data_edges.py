@@ -173,7 +173,7 @@ def test_game_and_team_names_with_a_nul_byte_are_refused(gm, body):
     ({"do": "adjust", "team": 1, "points": 1, "reason": "Buen\x07 trabajo"}, "reason"),
 ])
 def test_spokespersons_and_reasons_with_a_control_character_are_refused(app, action, where):
-    game_id = store.create_game("Acciones", {"teams": TEAMS}, bank())
+    game_id = store.create_game("partida", "Acciones", {"teams": TEAMS}, bank())
     store.transact(game_id, "gm", lambda c: c.play({"do": "declare", "mode": "normal"}))
     with pytest.raises(Refusal) as caught:
         store.transact(game_id, "gm", lambda c: c.play(action))
@@ -183,7 +183,7 @@ def test_spokespersons_and_reasons_with_a_control_character_are_refused(app, act
 
 def test_a_written_answer_with_a_nul_byte_is_refused(app):
     record = load_record(WRITTEN.read_text(encoding="utf-8"))
-    game_id = store.create_game("Escrita", record["settings"],
+    game_id = store.create_game("partida", "Escrita", record["settings"],
                                 list(replay(record).questions.values()))
     for action in record["actions"][:3]:
         store.transact(game_id, "gm", lambda c, a=action: c.play(a))
@@ -214,7 +214,7 @@ def test_the_workbook_of_a_game_with_control_characters_downloads_cleaned(gm):
         v=json.dumps(written), g=game_id)
     questions = [dict(q) for q in record["questions"]]
     questions[0]["text"] = "Pregunta\x0b con\x01 control"
-    sql("UPDATE games SET questions = CAST(:v AS json) WHERE id = :g",
+    sql("UPDATE games SET content = CAST(:v AS json) WHERE id = :g",
         v=json.dumps(questions), g=game_id)
     store.forget()
     got = gm.get(f"/console/{game_id}/results.xlsx")

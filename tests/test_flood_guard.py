@@ -2,6 +2,7 @@
 a device cut for flooding is barred from coming back at once."""
 from __future__ import annotations
 
+from facilitator import patches
 from facilitator.live import flood
 from facilitator.live.flood import FloodGuard
 
@@ -100,7 +101,7 @@ def test_a_logged_in_console_s_messages_are_not_dropped_by_the_message_gate():
             self.seen.append((event, args[0]))
     eio = Engine()
     cut = []
-    flood.gate_messages(eio, on_cut=cut.append, is_console=lambda eio_sid: eio_sid == "console")
+    patches.gate_messages(eio, on_cut=cut.append, is_console=lambda eio_sid: eio_sid == "console")
     for _ in range(1000):
         eio._trigger_event("message", "console", "42[\"act\"]")
     assert len(eio.seen) == 1000 and not cut
@@ -233,7 +234,7 @@ def test_a_connection_back_from_a_bar_is_cut_after_a_few_messages():
             self.seen.append((event, args[0]))
     eio = Engine()
     cut = []
-    on_probation = flood.gate_messages(eio, on_cut=cut.append)
+    on_probation = patches.gate_messages(eio, on_cut=cut.append)
     on_probation("returning")
     passed = 0
     try:

@@ -109,15 +109,16 @@ def test_a_refused_change_leaves_what_the_process_holds_as_committed(app):
 
 
 def test_a_removed_device_is_checked_against_the_row_it_changed(app):
+    # Removing a device is a change of the row like any other: what the process holds
+    # afterwards is the row the change committed.
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     live.snapshot_for(Audience(GM, game_id))
     assert store.held(game_id) is not None
     assert live.remove_device(game_id, "tablet-1")
-    assert store.held(game_id) is None                 # the next screen reads the row
-    game, row = store.load(game_id)
-    assert row.removed_devices == ["tablet-1"]
     assert store.held(game_id)[1].removed_devices == ["tablet-1"]
+    match, row = store.current(game_id)
+    assert row.removed_devices == ["tablet-1"] and row.version == store.held(game_id)[1].version
 
 
 def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_since(
@@ -153,24 +154,24 @@ def _slow_reads(monkeypatch):
     """Make every read of a game wait for the returned event; returns the list of the
     games read (each as its read begins) and that event."""
     import threading
-    reads, release, real = [], threading.Event(), store.load
+    reads, release, real = [], threading.Event(), store.current
 
     def slow_load(game_id):
         reads.append(game_id)
         assert release.wait(10)
         return real(game_id)
-    monkeypatch.setattr(store, "load", slow_load)
+    monkeypatch.setattr(store, "current", slow_load)
     return reads, release
 
 
 def test_screens_connecting_together_to_a_game_not_held_take_one_read(app, monkeypatch):
-    # One process: a game whose row was written outside an action (a device joined, the
-    # answer shown) is read again; its screens connecting meanwhile wait for that read.
+    # One process: a game it does not hold (made by another process, or before a restart)
+    # is read; its screens connecting meanwhile wait for that read.
     import threading
     import time
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
-    store.forget_row(game_id)
+    store.forget()
     reads, release = _slow_reads(monkeypatch)
     answers = []
     screens = [threading.Thread(target=lambda n=n: answers.append(
@@ -226,6 +227,7 @@ def test_with_a_message_queue_screens_asking_together_take_one_read_unless_a_cha
 
 def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
     from facilitator.live import rooms
+    from facilitator.patches import hear_changes
     live = app.extensions["facilitator_live"]
     handled = []
 
@@ -236,7 +238,7 @@ def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
             handled.append(message["room"])
 
     manager = Manager()
-    live.hear_changes(manager)
+    hear_changes(manager, live.count_heard)
     for room in (rooms.gm_room(7), rooms.team_room(7, 2), rooms.public_room(8), "sid-123",
                  None, [rooms.public_room(7), rooms.gm_room(9)], "game:x:gm"):
         manager._handle_emit({"event": "state", "room": room, "host_id": "another"})
@@ -271,13 +273,13 @@ def test_socket_connections_of_a_held_game_get_its_current_state(app):
 
 def test_a_game_made_here_is_not_read_back_and_built_again_for_its_first_screen(
         app, monkeypatch):
-    from facilitator.store import games
+    from facilitator.games.partida import KIND
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     built = []
-    real = games._new_engine_game
-    monkeypatch.setattr(games, "_new_engine_game",
-                        lambda *args: built.append(args) or real(*args))
+    real = KIND.load
+    monkeypatch.setattr(type(KIND), "load",
+                        lambda self, *args: built.append(args) or real(*args))
     state = live.snapshot_for(Audience(TEAM, game_id, 2))
     assert built == [] and state["seq"] == 0 and state["team"] == 2
     store.forget()                       # a process that did not make it builds it

@@ -180,9 +180,9 @@ SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)
 def app(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/i18n.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store._games.clear()
+    store.forget()
     yield app
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 
@@ -215,7 +215,7 @@ def test_the_join_page_offers_the_other_languages(app):
 
 
 def _game_with(app, settings) -> tuple[int, object]:
-    from facilitator.web.console import create_game_from_setup
+    from facilitator.services.games import create_from_setup as create_game_from_setup
     with app.test_request_context():
         game_id = create_game_from_setup({"name": "Filosofía 1.º B", "settings": settings})
     return game_id, store.row(game_id)

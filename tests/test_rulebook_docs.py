@@ -99,9 +99,9 @@ def test_the_vosotros_check_matches_whole_words_only():
 def client(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/r.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store._games.clear()
+    store.forget()
     yield app.test_client()
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 

@@ -16,9 +16,9 @@ from facilitator.extensions import database, socketio, store
 def app(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/path.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store._games.clear()
+    store.forget()
     yield app
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 

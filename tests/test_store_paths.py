@@ -44,21 +44,20 @@ def _stored_actions(store: GameStore, game_id: int) -> list[ActionRow]:
         return rows
 
 
-def test_an_action_is_stored_with_who_sent_it_and_the_timer_before(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
-    timer = {"state": "idle", "seconds": 90, "deadline": None}
-    change = store.transact(game_id, "gm", lambda c: c.play(DECLARE, "id-1", timer_before=timer),
-                            "id-1")
-    assert change.played == [1] and change.row.seq == 1
+def test_an_action_is_stored_with_who_sent_it_and_what_the_screens_showed_before(store):
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
+    change = store.transact(game_id, "gm", lambda c: c.play(DECLARE, "id-1"), "id-1")
+    assert change.played == [1] and change.row.seq == 1 and change.row.version == 1
     [stored] = _stored_actions(store, game_id)
-    assert (stored.seq, stored.action, stored.client_id, stored.sent_by, stored.timer_before) \
-        == (1, DECLARE, "id-1", "gm", timer)
-    game, row = store.load(game_id)
+    assert (stored.seq, stored.action, stored.client_id, stored.sent_by) == \
+        (1, DECLARE, "id-1", "gm")
+    assert stored.live_before == {"state": "idle", "seconds": 60, "turn": 1}
+    game, row = store.current(game_id)
     assert game.seq == row.seq == 1
 
 
 def test_two_actions_of_one_change_are_stored_in_order(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
     adjust = {"do": "adjust", "team": 2, "points": 1, "reason": "Buena pregunta"}
 
     def both(c):
@@ -69,20 +68,24 @@ def test_two_actions_of_one_change_are_stored_in_order(store):
     assert store.record(game_id)["actions"] == [DECLARE, adjust]
 
 
-def test_a_change_of_the_row_alone_stores_no_action(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
-    requests = [{"team": 1, "give": ["autor"], "take": "desvio"}]
-
-    def ask(c):
-        c.row.exchange_requests = requests
-    change = store.transact(game_id, "team:1", ask)
-    assert change.played == [] and _stored_actions(store, game_id) == []
-    game, row = store.load(game_id)
-    assert (game.seq, row.seq, row.exchange_requests) == (0, 0, requests)
+def test_a_change_of_the_screens_alone_stores_no_action(store):
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
+    store.transact(game_id, "gm", lambda c: c.play(DECLARE))
+    store.transact(game_id, "gm", lambda c: c.play({"do": "choose", "author": "Kant",
+                                                     "type": "vf"}))
+    [asked] = [e for e in store.current(game_id)[0].legal() if e.do == "question"]
+    question = asked.options["ids"][0]
+    store.transact(game_id, "gm", lambda c: c.play({"do": "question", "id": question}))
+    from facilitator.games import Role
+    change = store.transact(game_id, "gm", lambda c: c.act(
+        {"do": "timer", "op": "start"}, Role.gm(), 1000.0))
+    assert change.played == [] and len(_stored_actions(store, game_id)) == 3
+    match, row = store.current(game_id)
+    assert (match.seq, row.seq, row.live["timer"]["state"], row.deadline) == (3, 3, "running", 1060.0)
 
 
 def test_an_action_sent_twice_with_its_id_is_stored_once(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE, "same"), "same")
     again = store.transact(game_id, "gm", lambda c: c.play(DECLARE, "same"), "same")
     assert again.duplicate_of == 1
@@ -93,7 +96,7 @@ def test_an_action_sent_twice_with_its_id_is_stored_once(store):
 
 
 def test_a_refused_action_stores_nothing_and_the_game_goes_on(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
     with pytest.raises(Refusal) as refused:
         store.transact(game_id, "gm", lambda c: c.play({"do": "verdict", "result": "full"}))
     assert refused.value.rule.startswith("R-")
@@ -102,7 +105,7 @@ def test_a_refused_action_stores_nothing_and_the_game_goes_on(store):
 
 
 def test_text_comes_back_as_it_was_sent(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
     reason = 'Pifie "doble" — ñandú 🎲 \u2028 \\ fin'
     action = {"do": "adjust", "team": 3, "points": -1, "reason": reason}
     store.transact(game_id, "gm", lambda c: c.play(action))
@@ -111,7 +114,7 @@ def test_text_comes_back_as_it_was_sent(store):
 
 
 def test_the_live_row_reads_what_the_orm_reads(store):
-    game_id = store.create_game("Paths", SETTINGS, bank())
+    game_id = store.create_game("partida", "Paths", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))
     _game, live = store.load(game_id)
     with store.database.session() as session:

@@ -1,6 +1,7 @@
 """On PostgreSQL a change of a game this process knows is written in one statement that
 applies only if the game's row is still the version this process last saw
-(facilitator/store/games.py, ``_transact_at_version``).
+(facilitator/store/games.py, ``_transact_at_version``). The version is a column that
+every write of a game row bumps (they all go through ``GameStore.transact``).
 
 What must hold: nothing another process or a page wrote meanwhile is ever
 overwritten or lost, the record stays the one order of actions every process
@@ -58,7 +59,7 @@ class PathSpy:
 
         def append_if_unchanged(*args, **kwargs):
             found = one(*args, **kwargs)
-            self.paths.append("one statement" if found is not None else "changed meanwhile")
+            self.paths.append("one statement" if found else "changed meanwhile")
             return found
 
         def transaction():
@@ -80,7 +81,7 @@ def test_a_game_nobody_else_touches_takes_one_statement_a_change(stores, monkeyp
     spy = PathSpy(store, monkeypatch)
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))          # not known yet: locked
     store.transact(game_id, "gm", lambda c: c.play(adjust(1)))
-    store.transact(game_id, "gm", lambda c: setattr(c.row, "exchange_requests", []))
+    store.transact(game_id, "gm", lambda c: c.set(name="Una sentencia, otra vez"))
     store.transact(game_id, "gm", lambda c: c.play({"do": "undo"}))
     assert spy.paths == ["locked", "one statement", "one statement", "one statement"]
     assert _actions(store, game_id) == [DECLARE, adjust(1), {"do": "undo"}]
@@ -110,35 +111,34 @@ def test_another_process_acting_meanwhile_is_never_overwritten(stores, monkeypat
     # Both processes hold the game the database holds.
     record = here.record(game_id)
     assert [a.to_dict() for a in replay(record).log] == record["actions"]
-    assert here.load(game_id)[0].standings() == there.load(game_id)[0].standings()
+    assert here.current(game_id)[0].summary() == there.current(game_id)[0].summary()
 
 
 def test_a_page_writing_the_row_meanwhile_keeps_what_it_wrote(stores, monkeypatch):
-    store = stores[0]
-    game_id = store.create_game("partida", "Antes", SETTINGS, bank())
-    store.transact(game_id, "gm", lambda c: c.play(DECLARE))
-    with store.database.session() as session:           # a page renames the game
-        session.execute(update(GameRow).where(GameRow.id == game_id).values(name="Después"))
-    spy = PathSpy(store, monkeypatch)
-    change = store.transact(game_id, "gm", lambda c: c.play(adjust(1)))
+    here, there = stores
+    game_id = here.create_game("partida", "Antes", SETTINGS, bank())
+    here.transact(game_id, "gm", lambda c: c.play(DECLARE))
+    assert there.rename(game_id, "Después")              # a page of another process
+    spy = PathSpy(here, monkeypatch)
+    change = here.transact(game_id, "gm", lambda c: c.play(adjust(1)))
     assert spy.paths == ["changed meanwhile", "locked"]
     assert change.row.name == "Después"
-    with store.database.session() as session:
+    with here.database.session() as session:
         assert session.get(GameRow, game_id).name == "Después"
 
 
 def test_a_timer_set_by_another_process_is_not_put_back(stores):
+    from facilitator.games import Role
     here, there = stores
     game_id = here.create_game("partida", "Reloj", SETTINGS, bank())
     here.transact(game_id, "gm", lambda c: c.play(DECLARE))
-    running = {"state": "running", "seconds": 90, "deadline": 2e9, "turn": 1}
-
-    def start(c):
-        c.row.timer, c.row.timer_deadline = running, 2e9
-    there.transact(game_id, "gm", start)
+    here.transact(game_id, "gm", lambda c: c.play({"do": "choose", "author": "Kant", "type": "vf"}))
+    [asked] = [e for e in here.current(game_id)[0].legal() if e.do == "question"]
+    here.transact(game_id, "gm", lambda c: c.play({"do": "question", "id": asked.options["ids"][0]}))
+    there.transact(game_id, "gm", lambda c: c.act({"do": "timer", "op": "start"}, Role.gm(), 2e9))
     here.transact(game_id, "gm", lambda c: c.play(adjust(1)))
-    _game, row = there.load(game_id)
-    assert row.timer == running and row.seq == 2
+    _match, row = there.current(game_id)
+    assert row.live["timer"]["state"] == "running" and row.deadline == 2e9 + 60 and row.seq == 4
 
 
 def test_a_refusal_is_decided_on_the_database_state(stores):
@@ -148,7 +148,7 @@ def test_a_refusal_is_decided_on_the_database_state(stores):
     here.load(game_id)
     there.transact(game_id, "gm", lambda c: c.play(DECLARE))
     # What only that declaration allows is accepted, though the old game would refuse it...
-    legal = {entry.do: entry for entry in there.load(game_id)[0].legal_actions()}
+    legal = {entry.do: entry for entry in there.current(game_id)[0].legal()}
     pair = legal["choose"].options["choices"][0]
     choose = {"do": "choose", "author": pair["author"], "type": pair["type"]}
     assert here.transact(game_id, "gm", lambda c: c.play(choose)).played == [2]
@@ -166,7 +166,7 @@ def test_a_game_deleted_meanwhile_is_refused(stores):
     there.delete_game(game_id)
     with pytest.raises(Refusal) as refused:
         here.transact(game_id, "gm", lambda c: c.play(adjust(1)))
-    assert refused.value.rule == "format" and "no game" in refused.value.message
+    assert refused.value.rule == "not_found" and "no game" in refused.value.message
 
 
 def test_the_same_action_sent_twice_is_stored_once_on_either_path(stores):
@@ -181,37 +181,45 @@ def test_the_same_action_sent_twice_is_stored_once_on_either_path(stores):
 
 
 def test_a_change_writing_more_than_its_row_takes_the_locked_path(stores, monkeypatch):
+    from facilitator.store.models import ClassGameRow, ClassRow
     store = stores[0]
     game_id = store.create_game("partida", "Otra tabla", SETTINGS, bank())
-    store.load(game_id)
+    with store.database.session() as session:
+        klass = ClassRow(name="Clase")
+        session.add(klass)
+        session.flush()
+        session.add(ClassGameRow(game_id=game_id, class_id=klass.id, lineup=[], kept=False,
+                                 allow_repeats=False, league_shown=True))
+    store.current(game_id)
     spy = PathSpy(store, monkeypatch)
 
-    def rename_too(c):
+    def hide_too(c):
         c.play(DECLARE)
-        c.write(update(GameRow).where(GameRow.id == game_id).values(name="Renombrada"))
-    change = store.transact(game_id, "gm", rename_too)
+        c.write(update(ClassGameRow).where(ClassGameRow.game_id == game_id)
+                .values(league_shown=False))
+    change = store.transact(game_id, "gm", hide_too)
     assert spy.paths == ["locked"] and change.played == [1]
     assert _actions(store, game_id) == [DECLARE]
-    assert store.load(game_id)[1].name == "Renombrada"
+    with store.database.session() as session:
+        assert session.get(ClassGameRow, game_id).league_shown is False
 
 
-def test_the_timer_kept_with_an_action_is_the_same_from_either_process(stores):
-    # R-G1: an undo puts back the timer kept with the action it takes back; the process
-    # that stored it remembers it, another reads it: both find the same.
+def test_what_the_screens_showed_before_an_action_is_the_same_from_either_process(stores):
+    # An undo puts back what the screens showed before the action it takes back; the
+    # process that stored it remembers it, another reads it: both find the same.
     here, there = stores
     game_id = here.create_game("partida", "Relojes", SETTINGS, bank())
-    kept = {"state": "paused", "seconds": 90, "turn": 1, "remaining": 41.5}
-    here.transact(game_id, "gm", lambda c: c.play(DECLARE, timer_before=kept))
+    here.transact(game_id, "gm", lambda c: c.play(DECLARE))
     found = {}
     for name, store in (("here", here), ("there", there)):
-        store.transact(game_id, "gm", lambda c: found.__setitem__(
-            name, store.timer_before(c, 1)))
-    assert found == {"here": kept, "there": kept}
+        store.transact(game_id, "gm", lambda c: found.__setitem__(name, c.before_of(1)))
+    assert found == {"here": {"state": "idle", "seconds": 60, "turn": 1}} | \
+        {"there": {"state": "idle", "seconds": 60, "turn": 1}}
 
 
 def test_a_device_s_game_is_found_by_its_public_id_and_watch_code_in_any_process(
         stores, monkeypatch):
-    from facilitator.store import games as games_module
+    from facilitator.store import names as games_module
     here, there = stores
     old = [here.create_game("partida", f"Vieja {n}", SETTINGS, bank()) for n in range(3)]
     monkeypatch.setattr(games_module, "NAMED_AT_ONCE", 2)      # the oldest is looked up alone
@@ -229,15 +237,16 @@ def test_a_device_s_game_is_found_by_its_public_id_and_watch_code_in_any_process
 
 
 def test_after_the_gm_removes_a_device_the_next_action_needs_no_reload(stores, monkeypatch):
-    # Removing a device writes the game's row: the next change takes the locked path at
-    # once (its one statement would find the row changed) and keeps the engine game.
+    # Removing a device is a change of the game's row like any other: the next change
+    # takes the one statement, with the same match.
     store = stores[0]
     game_id = store.create_game("partida", "Sin ese", SETTINGS, bank())
     store.transact(game_id, "gm", lambda c: c.play(DECLARE))
-    engine_game = store._games[game_id]
+    match = store.held(game_id)[0]
     assert store.remove_device(game_id, "tablet-1")
     spy = PathSpy(store, monkeypatch)
     store.transact(game_id, "gm", lambda c: c.play(adjust(1)))
     store.transact(game_id, "gm", lambda c: c.play(adjust(2)))
-    assert spy.paths == ["locked", "one statement"]
-    assert store._games[game_id] is engine_game and engine_game.seq == 3
+    assert spy.paths == ["one statement", "one statement"]
+    assert store.held(game_id)[0] is match and match.seq == 3
+    assert store.current(game_id)[1].removed_devices == ["tablet-1"]

@@ -205,5 +205,5 @@ def test_formatted_text_in_an_uploaded_record_is_sanitised_again(gm):
     response = upload(gm, encoded(record))
     assert response.status_code in (200, 302), response.get_data(as_text=True)[:300]
     (game_id,) = {row.id for row in store.list_games()} - before
-    html = store.row(game_id).questions[0]["text_html"]
+    html = store.row(game_id).content[0]["text_html"]
     assert html == "<p>¿Quién <em>dijo</em>?</p>", html

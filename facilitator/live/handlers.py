@@ -284,7 +284,8 @@ def register(socketio) -> None:
             if (unknown := _unknown_field(event, payload, spec["fields"])) is not None:
                 return unknown
             action = {key: value for key, value in payload.items() if key != "id"}
-            return live().act(audience, {"do": event, **action})
+            ack = live().act(audience, {"do": event, **action})
+            return {"ok": True} if ack.get("ok") else ack       # (docs/protocol.md)
         handler.__name__ = f"on_{event}"
         return handler
 

@@ -107,7 +107,7 @@ REQUIRED_FIELDS: tuple[str, ...] = ("author", "type", "text", "answer")
 #: Longest value of each field (``id`` and ``author`` are columns of 200 characters).
 MAX_LENGTHS: dict[str, int] = {"id": 200, "author": 200, "type": 10,
                                "text": 10000, "answer": 10000, "notes": 10000}
-#: Fewer questions than this for an author and type and a game soon runs out (R-Q2).
+#: Fewer questions than this for an author and type and a game soon runs out of them.
 FEW_QUESTIONS = 2
 
 
@@ -226,7 +226,7 @@ def bank_tables(database: Database) -> dict[int, dict[str, dict[str, int]]]:
 
 def few_questions(table: dict[str, dict[str, int]], minimum: int = FEW_QUESTIONS) -> list[tuple]:
     """``(author, type, n)`` for every pair of ``table`` (see :func:`coverage`)
-    with fewer than ``minimum`` questions: choosing it in a game soon meets R-Q2."""
+    with fewer than ``minimum`` questions: choosing it in a game soon finds none left."""
     return [(author, kind, counts.get(kind, 0)) for author, counts in table.items()
             for kind in QUESTION_TYPES if counts.get(kind, 0) < minimum]
 

@@ -60,7 +60,7 @@ class GameRow(Base):
     #: holds what the database holds.
     version: Mapped[int] = mapped_column(default=0, server_default="0")
     bank_name: Mapped[str | None] = mapped_column(String(200), default=None)
-    #: When the game ended (R-O5, R-G3): its devices' tokens expire a grace period later.
+    #: When the game ended: its devices' tokens expire a grace period later.
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
     #: Device ids the GM removed from the game: their tokens are refused.
     removed_devices: Mapped[list] = mapped_column(JSON, default=list)

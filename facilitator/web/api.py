@@ -1,4 +1,5 @@
-"""Small JSON helpers of the set-up form: team sizes (R-T5), settings checks, dealing names."""
+"""Small JSON helpers of the set-up form: proposed team sizes, settings checks, dealing
+names, and what keeps a lineup of teams from starting a game (all the game's rules)."""
 from __future__ import annotations
 
 import random
@@ -16,7 +17,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 @bp.get("/propose")
 @gm_required
 def propose():
-    """R-T5: team sizes for ?students=N."""
+    """Team sizes the game proposes for ?students=N."""
     students = request.args.get("students", "")
     if not (students.isascii() and students.isdecimal()) or len(students) > 4:
         return jsonify(error="format", message="give the number of students"), 400
@@ -29,7 +30,7 @@ def propose():
 @bp.post("/check-settings")
 @gm_required
 def check_settings():
-    """Check the settings of the set-up form as the engine would (R-T1..R-T3, R-O1, R-O4)."""
+    """Check the settings of the set-up form as the game does."""
     data = read_json()
     settings = data.get("settings") if isinstance(data, dict) else None
     try:
@@ -39,10 +40,28 @@ def check_settings():
     return jsonify(ok=True)
 
 
+@bp.post("/team-problems")
+@gm_required
+def team_problems_route():
+    """What keeps teams of ``{"sizes": [...], "max_members": N}`` from starting a game:
+    ``{"ok": true, "problems": [{"rule", "what", ...}]}`` (the game's own check)."""
+    from ..games.partida.settings import DEFAULT_MAX_MEMBERS, team_problems
+    data = read_json()
+    sizes = data.get("sizes") if isinstance(data, dict) else None
+    most = data.get("max_members", DEFAULT_MAX_MEMBERS) if isinstance(data, dict) else None
+    if (not isinstance(sizes, list) or len(sizes) > 20
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 500
+                       for n in sizes)
+            or not isinstance(most, int) or isinstance(most, bool) or not 1 <= most <= 50):
+        return jsonify(ok=False, error="format",
+                       message='send {"sizes": [members per team], "max_members": N}'), 400
+    return jsonify(ok=True, problems=team_problems(sizes, most))
+
+
 @bp.post("/deal")
 @gm_required
 def deal():
-    """R-T5: deal a pasted class list into teams of the given sizes, at random."""
+    """Deal a pasted class list into teams of the given sizes, at random (the game's way)."""
     data = read_json()
     data = data if isinstance(data, dict) else {}
     names, sizes = data.get("names"), data.get("sizes")

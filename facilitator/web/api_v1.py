@@ -8,7 +8,7 @@ Authentication: the GM's console session (cookie) or a personal API token,
 
 Every error is ``{"error": ..., "message": ..., "where"?: ...}`` with a 4xx
 status: ``error`` is ``"format"`` (the request is malformed), a rule id of
-RULES.md (``"R-T1"``...: the request is well formed but the game's rules refuse
+the game's rule book (a rule id: the request is well formed but the game's rules refuse
 it), ``"not_found"`` or ``"unauthorized"``. The messages are the pages' own.
 
 URLs (prefix ``/api/v1``)::
@@ -37,7 +37,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from ..games.partida import (Question, Refusal, deal_students, parse_settings,
                       propose_team_sizes, replay)
 from ..games import is_unicode
-from ..games.partida.settings import DEFAULT_MAX_MEMBERS
+from ..games.partida.settings import DEFAULT_MAX_MEMBERS, check_roster
 from ..extensions import database, store
 from ..i18n import translate
 from ..questions import SHORT_ANSWER_MODES, BankReport, ImportIssue, parse_bank
@@ -400,7 +400,7 @@ def create_game():
         return error(400, "format", "name: the game's name, as text", "name")
     settings = data.get("settings")
     if not isinstance(settings, dict) or "teams" in settings:
-        try:        # the engine's check first: R-T1... before the class list is dealt
+        try:        # the game's check first, before the class list is dealt
             parse_settings(settings)
         except Refusal as refusal:
             return refused(refusal, "settings")
@@ -428,7 +428,7 @@ def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
     """The settings and the class list (``roster``: names per team) of a game.
 
     ``given`` is a list of names, dealt at random into the teams of
-    ``settings["teams"]`` (R-T5; without teams, into the sizes R-T5 proposes),
+    ``settings["teams"]`` (without teams, into the sizes the game proposes),
     or the names per team: a list of lists of names, one per team of
     ``settings["teams"]`` (or teams of that size), or a list of
     ``{"name", "members": [names]}`` (the teams, then not in the settings).
@@ -458,10 +458,7 @@ def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
         if "teams" not in settings:
             return {**settings, "teams": [{"name": default[i], "members": len(team)}
                                           for i, team in enumerate(roster)]}, roster
-        sizes = [t.members for t in parse_settings(settings).teams]
-        if [len(team) for team in roster] != sizes:
-            raise Refusal("R-T5", f"class_list has teams of {[len(t) for t in roster]} names; "
-                                  f"settings.teams has teams of {sizes} members")
+        check_roster([t.members for t in parse_settings(settings).teams], roster)
         return settings, roster
     if all(isinstance(item, dict) for item in given):
         if "teams" in settings:

@@ -2,7 +2,7 @@
 attendance, the term league, participation and the marks exports.
 
 Every route is the GM's. JSON answers are ``{"ok": true, ...}`` or ``{"ok": false,
-"error": code, "message": detail}`` with a 4xx status; ``code`` is a rule id (R-T1...)
+"error": code, "message": detail}`` with a 4xx status; ``code`` is a rule id of the game
 or ``format`` / ``not_found``.
 """
 from __future__ import annotations
@@ -238,7 +238,7 @@ def _present(klass: dict, present: object) -> list[int] | None:
 @bp.post("/<int:class_id>/deal")
 @gm_required
 def deal(class_id: int):
-    """Deal today's present students into balanced teams (R-T3, R-T5):
+    """Deal today's present students into balanced teams, as the game proposes:
     ``{"present": [student ids], "mode": "fresh" | "keep", "teams": N?, "max_members": M?}``.
     ``keep`` keeps the last game's teams as far as attendance allows. Answers
     ``{"lineup": [[ids]], "team_names": [...], "kept": bool}``."""
@@ -295,7 +295,7 @@ def _bank(klass: dict, given: object) -> dict | None:
 @bp.get("/<int:class_id>/questions")
 @gm_required
 def questions(class_id: int):
-    """R-Q1, R-Q2 across the term: per author and type, the bank's questions this class
+    """Questions left across the term: per author and type, the bank's questions this class
     has not read yet (``?bank_id=``; ``allow_repeats=1`` counts every question), and
     whether a game of ``?turns=`` turns could run out."""
     klass = _class_or_404(class_id)
@@ -334,7 +334,7 @@ def _lineup(klass: dict, lineup: object) -> list[list[int]] | None:
 def new_game(class_id: int):
     """Create a game from the class: ``{"name", "bank_id", "settings", "lineup": [[student
     ids]], "allow_repeats": bool, "kept": bool}``. The teams' sizes are the lineup's and
-    the roster its students' names (R-T1..R-T3 checked by the engine); questions read in
+    the roster its students' names (checked by the game); questions read in
     the class's earlier games are left out unless ``allow_repeats``. The class remembers
     the bank and settings as the defaults of its next game."""
     klass = _class_or_404(class_id)

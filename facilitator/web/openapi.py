@@ -32,9 +32,9 @@ SCHEMAS: dict = {
         "properties": {
             "error": {"type": "string",
                       "description": "`format` (malformed request), a rule id of RULES.md "
-                                     "(`R-T1`, `R-T5`...: well formed, refused by the rules), "
+                                     "(a rule id of the game's rule book: well formed, refused by the rules), "
                                      "`not_found` or `unauthorized`",
-                      "examples": ["format", "R-T1", "not_found", "unauthorized"]},
+                      "examples": ["format", "not_found", "unauthorized"]},
             "message": {"type": "string", "description": "What is wrong, in words a teacher "
                                                          "understands (the pages' own message)"},
             "where": {"type": "string", "description": "The field at fault, when one is",
@@ -49,7 +49,7 @@ SCHEMAS: dict = {
     },
     "Few": {
         "type": "array", "description": "The author and type pairs with fewer questions than "
-                                        "`minimum` (a game soon runs out of them, R-Q2)",
+                                        "`minimum` (a game soon runs out of them)",
         "items": {"type": "object", "required": ["author", "type", "count"],
                   "properties": {"author": {"type": "string"},
                                  "type": {"enum": ["vf", "quien", "abierta"]},
@@ -158,7 +158,7 @@ SCHEMAS: dict = {
     "Settings": {
         "type": "object", "required": ["teams"],
         "description": "The settings of a partida/1 record (RULES.md section 11); checked by "
-                       "the engine (R-T1..R-T3, R-O1, R-O4). `teams` may be left out when "
+                       "the game's rules (teams, rounds, modes). `teams` may be left out when "
                        "`class_list` gives the students.",
         "properties": {
             "teams": {"type": "array", "items": {
@@ -184,7 +184,7 @@ SCHEMAS: dict = {
             "bank_id": {"type": "integer"},
             "name": {"type": "string", "maxLength": 200},
             "class_list": {
-                "description": "The students: names dealt at random into the teams (R-T5), "
+                "description": "The students: names dealt at random into the teams, "
                                "names per team, or teams with their members",
                 "oneOf": [
                     {"type": "array", "items": {"type": "string"}},
@@ -313,8 +313,8 @@ PATHS: dict = {
                                "400": _error("Malformed request (`format`)"),
                                "404": _error("No such bank (`not_found`)"),
                                "422": _error("The rules refuse the settings or the class list "
-                                             "(`R-T1`, `R-T2`, `R-T3`, `R-T5`, `R-O1`, "
-                                             "`R-O4`)")}}},
+                                             "(the rule broken: teams, their sizes, rounds, "
+                                             "modes)")}}},
     "/games/{game_id}": {
         "get": {"operationId": "getGame",
                 "summary": "A game's summary and the GM's live state (as the console receives "

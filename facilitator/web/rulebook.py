@@ -3,7 +3,7 @@
 A classroom may have no internet and an installed package has no checkout, so
 the pages render the project's own ``docs/reglas.md`` and ``docs/rules.md``
 (found through ``data_path``). Rule ids shown on the other pages link here
-(``/reglas#R-U2``). The rule book is public: no login.
+(``/reglas#<rule id>``). The rule book is public: no login.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _render(path: str, mtime: float) -> tuple[str, str]:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     from markdown_it import MarkdownIt     # with the first rule book shown, not at start-up
-    # html=True: the file is our own, and its rules are anchored with <a id="R-U2"></a>.
+    # html=True: the file is our own, and its rules are anchored with <a id="<rule id>"></a>.
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     title = next((line.lstrip("#").strip() for line in text.splitlines()
                   if line.startswith("# ")), "")

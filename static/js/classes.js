@@ -330,25 +330,21 @@
       refreshQuestions();
     });
   }
-  /** What keeps these teams from starting a game (R-T1..R-T3), as [rule, text]. */
-  function problems(lineup) {
-    const sizes = lineup.map((team) => team.length);
-    const max = maxMembers();
-    const out = [];
-    if (sizes.length < 4 || sizes.length > 6) out.push(['R-T1', t('classes.new.warn_teams', { n: sizes.length })]);
-    lineup.forEach((team, i) => {
-      if (team.length < 3 || team.length > max) out.push(['R-T2', t('classes.new.warn_size', { team: teamName(i), n: team.length, max: max })]);
-    });
-    const lo = Math.min(...sizes), hi = Math.max(...sizes);
-    if (hi - lo > 1) out.push(['R-T3', t('classes.new.warn_balance', { min: lo, max: hi })]);
-    return out;
-  }
+  /** What keeps these teams from starting a game: the game's own check on the server,
+   *  each problem as [rule, text]. */
+  let warningsNo = 0;
   function renderWarnings() {
     const box = q($('new-game-box'), 'lineup-warning');
     if (!box) return;
-    const found = S.lineup ? problems(S.lineup) : [];
-    show(box, found.length ? [h('strong', null, t('classes.new.warn_title')),
-      h('ul', null, found.map(([rule, text]) => h('li', null, L.ruleLink(rule, rule + ' — ' + t('rule.' + rule), text))))] : null);
+    if (!S.lineup) { show(box, null); return; }
+    const no = ++warningsNo;
+    send('/api/team-problems', { sizes: S.lineup.map((team) => team.length), max_members: maxMembers() }).then((res) => {
+      if (no !== warningsNo || !res || !res.ok) return;
+      const found = res.problems.map((p) => [p.rule, t('classes.new.warn_' + p.what,
+        { n: p.n, max: p.max, min: p.min, team: p.team ? teamName(p.team - 1) : '' })]);
+      show(box, found.length ? [h('strong', null, t('classes.new.warn_title')),
+        h('ul', null, found.map(([rule, text]) => h('li', null, L.ruleLink(rule, rule + ' — ' + t('rule.' + rule), text))))] : null);
+    });
   }
   function renderLineup() {
     const box = $('lineup-box');

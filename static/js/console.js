@@ -445,7 +445,7 @@
       const exchange = L.legal(S, 'exchange');
       if (exchange) out.push(exchangeBlock(exchange));
       if (turn.verdict && turn.question) {
-        // R-V1: after the verdicts the expected answer may go up on the projector (a
+        // After the verdicts the expected answer may go up on the projector (a
         // display choice, not an action: the server refuses it before the verdicts).
         out.push(h('div', { class: 'row' }, btn('show-answer',
           t(S.answer_shown ? 'act.hide_answer' : 'act.show_answer'), () => {
@@ -691,7 +691,7 @@
   }
 
   /* ---- adjust a score ----------------------------------------------------- */
-  /** What the correction typed so far would do: {action, text, ok} (R-P3 needs a reason). */
+  /** What the correction typed so far would do: {action, text, ok} (it needs a reason). */
   function adjustPlan(teamValue, pointsText, reasonText) {
     const n = Number(teamValue);
     const tm = L.teamOf(V, n);

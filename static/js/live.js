@@ -260,10 +260,15 @@
   setInterval(() => { for (const fn of tickers) { try { fn(); } catch (e) { console.error(e); } } }, 200);
 
   /* ---- messages ------------------------------------------------------ */
-  /** A rule id as a link to its entry in the rule book of the page's language
-   *  (/reglas#R-U2, /rules#R-U2); `format` and ids that are not R-.. stay plain text. */
+  /** The errors that are not a rule of the game (their answer names no rule book entry). */
+  const NOT_RULES = new Set(['format', 'rate', 'busy', 'offline', 'server', 'auth', 'limit',
+    'not_found', 'not_now', 'role', 'unauthorized']);
+  /** Whether a refusal's ``error`` is a rule of the rule book: the catalog summarises it. */
+  const isRule = (rule) => !!rule && !NOT_RULES.has(rule) && L.has('rule.' + rule);
+  /** A rule as a link to its entry in the rule book of the page's language (/reglas#id,
+   *  /rules#id); any other error stays plain text. */
   L.ruleLink = function (rule, title, label) {
-    if (!/^R-[A-Z][0-9]+$/.test(rule)) return h('strong', { class: 'rule', title: title || null }, label || rule);
+    if (!isRule(rule)) return h('strong', { class: 'rule', title: title || null }, label || rule);
     const book = L.lang === 'en' ? '/rules' : '/reglas';
     return h('a', { class: 'rule', href: book + '#' + rule, target: '_blank', rel: 'noopener',
       title: title || null }, label || rule);
@@ -284,7 +289,7 @@
       const inline = detail && (L.lang === 'en' || !summary);
       // The rule's summary is what a teacher reads: the rule id stays in the tooltip of
       // the link to its entry in the rule book (issue 13: no rule ids on screen).
-      parts = summary && /^R-[A-Z][0-9]+$/.test(rule)
+      parts = summary && isRule(rule)
         ? [L.ruleLink(rule, rule + (detail ? ' — ' + detail : ''), summary),
           inline ? h('span', { class: 'msg' }, ' — ' + detail) : '']
         : [L.ruleLink(rule, detail), summary ? ' ' + summary : '',

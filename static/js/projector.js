@@ -117,7 +117,7 @@
   }
 
   /* ---- an award in words: 'María Zambrano gana la carta «Kant» (+1)' --------
-   * The points are the game's own (R-P1): the view gives each award as [team, what, points]
+   * The points are the game's own: the view gives each award as [team, what, points]
    * and the whole table as `points`, so a game with other points says its own numbers. */
   function awardPoints(what) {
     const p = V.points || {};

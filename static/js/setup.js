@@ -45,7 +45,7 @@
   };
   const LANGUAGES = data.languages || ['es', 'es-ES', 'en'];
 
-  /** R-O4's default schedule for `n` rounds (round 1 normal, then challenges, the last individual). */
+  /** The game's default schedule for `n` rounds (round 1 normal, then challenges, the last individual). */
   function defaultSchedule(n, seconds) {
     const secs = seconds || (Array.isArray(D.deliberation_seconds) ? null : D.deliberation_seconds);
     const out = [];
@@ -283,7 +283,7 @@
       class: 'num', 'aria-label': t('setup.students'), 'aria-describedby': 'students-error',
       onkeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); proposeTyped(); } } });
     const studentsNote = h('span', { class: 'field-error', testid: 'students-error', id: 'students-error', role: 'alert', hidden: true });
-    /** "29 students": sizes proposed by the server (R-T5), once the text is a whole number. */
+    /** "29 students": sizes proposed by the server, once the text is a whole number. */
     const proposeTyped = () => {
       if (!students.value.trim()) return;
       const read = L.readNumber(students.value, { integer: true, min: 1, max: 1000 });

@@ -62,7 +62,7 @@
   const sigOf = (...p) => JSON.stringify([S.seq, ui.version, ...p]);
   const mine = () => L.teamOf(V, me) || { cards: [], special: {}, markers: [] };
 
-  /* ---- the written anticipation: one pen per team (R-U11) -------------------
+  /* ---- the written anticipation: one pen per team --------------------
    * Each tab keeps its own draft (sessionStorage: a reload keeps it, a second tab of the
    * same browser has its own). What a tab types goes to the team's other devices as a
    * `draft`: they show it, read-only, and may take the pen ("Escribir aquí"), going on
@@ -184,7 +184,7 @@
       if ('normal' in modes) out.push(h('div', { class: 'choices' }, btn('declare-normal', L.mode('normal'), { do: 'declare', mode: 'normal' }, 'primary big')));
       for (const mode of ['simple', 'risky']) {
         if (!modes[mode]) continue;
-        const bonus = L.signed((V.points || {}).risky_bonus);     // this game's bonus (R-P1)
+        const bonus = L.signed((V.points || {}).risky_bonus);     // this game's bonus
         out.push(h('h3', null, L.mode(mode)), h('p', { class: 'hint what' }, t('team.what.' + mode, { bonus: bonus })), h('div', { class: 'choices' }, modes[mode].map((n) =>
           btn('declare-' + mode + '-' + n, [L.chip(n), ' ', L.teamName(V, n)],
             confirmed({ do: 'declare', mode: mode, target: n }, t('team.confirm.' + mode, { team: teamText(n), bonus: bonus })), 'big'))));
@@ -531,7 +531,7 @@
   }
 
   const socket = L.connect({ role: 'team', token: page.token }, render);
-  // What another device of the team is typing (R-U11): shown read-only with "Escribir aquí".
+  // What another device of the team is typing (one pen per team): shown read-only with "Escribir aquí".
   socket.on('draft', (d) => {
     if (!d || d.for !== 'write' || typeof d.text !== 'string' || d.writer === TAB) return;
     ui.pen = d;

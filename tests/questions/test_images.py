@@ -95,12 +95,12 @@ def test_svg_and_oversized_images_are_refused(data):
 def client(tmp_path):
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store._games.clear()
+    store.forget()
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
     assert client.post("/console/login", data={"secret": "x"}).status_code == 302
     yield client
-    store._games.clear()
+    store.forget()
     database.engine.dispose()
 
 
@@ -121,7 +121,7 @@ def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
     game_id = response.get_json()["game_id"]
     with database.session() as session:
         row = session.get(GameRow, game_id)
-        public_id, questions = row.public_id, row.questions
+        public_id, questions = row.public_id, row.content
     html = next(q["text_html"] for q in questions if q.get("text_html"))
     assert f'src="/g/{public_id}/img/' in html
     url = html.split('src="', 1)[1].split('"', 1)[0]

@@ -65,8 +65,11 @@ class PartidaKind:
         }
 
     def new(self, settings: dict, questions=(), **_content) -> PartidaMatch:
-        """A new game (settings checked: a Refusal names the rule broken)."""
-        return PartidaMatch(Game(parse_settings(settings), questions))
+        """A new game (settings checked: a Refusal names the rule broken); ``questions``:
+        Questions, or questions as stored."""
+        return PartidaMatch(Game(parse_settings(settings),
+                                 [q if isinstance(q, Question) else shared_question(q)
+                                  for q in questions or ()]))
 
     def stored(self, match: PartidaMatch) -> tuple[dict, list[dict]]:
         """The settings and questions the store keeps of a game."""

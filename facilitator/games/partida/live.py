@@ -123,7 +123,7 @@ class PartidaMatch:
         if not isinstance(action, dict):
             raise refuse("format", 'an action is an object: {"do": ...}')
         do = action.get("do")
-        if do in SCREEN_EVENTS:
+        if isinstance(do, str) and do in SCREEN_EVENTS:
             return getattr(self, "_" + do)(action, by, now)
         if do == "clock":
             return self._clock(by, now)

@@ -311,15 +311,41 @@ def _parse_teams(teams: object) -> tuple[TeamSetting, ...]:
 
 
 def _check_team_rules(teams: tuple[TeamSetting, ...], max_members: int) -> None:
-    if not MIN_TEAMS <= len(teams) <= MAX_TEAMS:
-        raise refuse("R-T1", f"a game has {MIN_TEAMS} to {MAX_TEAMS} teams, not {len(teams)}")
-    for number, team in enumerate(teams, start=1):
-        if not MIN_MEMBERS <= team.members <= max_members:
-            raise refuse("R-T2", f"team {number} ({team.name}) has {team.members} members; "
-                                 f"a team has {MIN_MEMBERS} to {max_members}")
-    sizes = [t.members for t in teams]
-    if max(sizes) - min(sizes) > 1:
-        raise refuse("R-T3", f"team sizes {sizes} differ by more than one member")
+    problems = team_problems([t.members for t in teams], max_members,
+                             [t.name for t in teams])
+    if problems:
+        raise refuse(problems[0]["rule"], problems[0]["message"])
+
+
+def team_problems(sizes: list[int], max_members: int = DEFAULT_MAX_MEMBERS,
+                  names: list[str] | None = None) -> list[dict]:
+    """Every way teams of ``sizes`` members break R-T1..R-T3, in that order: each
+    ``{"rule", "what", "message", ...}`` with what a screen words it from (``what``:
+    ``teams`` with ``n``; ``size`` with ``team``, ``n``, ``max``; ``balance`` with
+    ``min``, ``max``). Empty when such teams may start a game."""
+    found = []
+    if not MIN_TEAMS <= len(sizes) <= MAX_TEAMS:
+        found.append({"rule": "R-T1", "what": "teams", "n": len(sizes),
+                      "message": f"a game has {MIN_TEAMS} to {MAX_TEAMS} teams, not {len(sizes)}"})
+    for number, members in enumerate(sizes, start=1):
+        if not MIN_MEMBERS <= members <= max_members:
+            name = names[number - 1] if names and len(names) >= number else str(number)
+            found.append({"rule": "R-T2", "what": "size", "team": number, "n": members,
+                          "max": max_members,
+                          "message": f"team {number} ({name}) has {members} members; a team "
+                                     f"has {MIN_MEMBERS} to {max_members}"})
+    if sizes and max(sizes) - min(sizes) > 1:
+        found.append({"rule": "R-T3", "what": "balance", "min": min(sizes), "max": max(sizes),
+                      "message": f"team sizes {sizes} differ by more than one member"})
+    return found
+
+
+def check_roster(sizes: list[int], roster: list[list[str]]) -> None:
+    """R-T5: a class list dealt into teams has as many names per team as its members."""
+    given = [len(team) for team in roster]
+    if given != list(sizes):
+        raise refuse("R-T5", f"the class list has teams of {given} names; the teams have "
+                             f"{list(sizes)} members")
 
 
 def _check_round_modes(round_modes: object) -> None:

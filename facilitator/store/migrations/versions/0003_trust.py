@@ -4,7 +4,7 @@ console sessions the server can end, and the timer kept with each action for und
 - ``games``: AUTOINCREMENT on SQLite (a deleted newest game's id is never given
   again), ``public_id`` (random; device tokens name it instead of the id),
   ``ended_at`` and ``removed_devices``;
-- ``actions.timer_before``: the live timer just before the action (R-G1);
+- ``actions.timer_before``: the live timer just before the action (an undo puts it back);
 - ``console_sessions``: one row per GM login.
 
 On SQLite the games table is rebuilt (AUTOINCREMENT cannot be added in place);

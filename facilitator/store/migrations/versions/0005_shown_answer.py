@@ -2,7 +2,7 @@
 
 - ``games.shown_answer_turn``: the number of the turn whose expected answer the GM
   shows on the projector after its verdicts (a display choice, not an action of the
-  record, R-V1); null when none is shown. A nullable column: no table rebuild.
+  record); null when none is shown. A nullable column: no table rebuild.
 
 Revision ID: 0005
 Revises: 0004

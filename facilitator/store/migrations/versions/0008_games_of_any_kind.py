@@ -9,7 +9,7 @@ screens show between actions as one value the game itself reads.
 - ``games.version``: bumped by every write of the row, on every database (PostgreSQL
   used its ``xmin``; SQLite had none): what a cached game is checked against;
 - ``actions.live_before``: the screens' state just before the action, was
-  ``timer_before`` (R-G1: an undo puts it back).
+  ``timer_before`` (an undo puts it back).
 
 Revision ID: 0008
 Revises: 0007

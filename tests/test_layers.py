@@ -1,0 +1,77 @@
+"""One house for every game (issue 35): the rules live in the games, nowhere else.
+
+The live layer, the store, the web layer and the browser code hold no rule id of any
+game (a rule there would be a rule outside its game); the live layer and the store
+import no game's package, only the games' registry and protocol; and every change to
+a library's private behaviour is in facilitator/patches.py.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "facilitator"
+#: A rule id of any game: R-U2 (la partida), C-P5 (la colmena), H-M1.5 (Hive).
+RULE_ID = re.compile(r"\b[RCH]-[A-Z][0-9]+(?:\.[0-9]+)?\b")
+LAYERS = [PACKAGE / "live", PACKAGE / "store", PACKAGE / "web", ROOT / "static" / "js"]
+#: Of the games, what the live layer and the store may import.
+GAMES_API = {"facilitator.games", "facilitator.games.protocol"}
+
+
+def files(folder: Path, suffixes=(".py", ".js")):
+    return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
+
+
+def test_no_rule_id_of_any_game_outside_the_games():
+    found = [f"{path.relative_to(ROOT)}:{n}: {match}"
+             for folder in LAYERS for path in files(folder)
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             for match in RULE_ID.findall(line)]
+    assert found == [], found
+
+
+def imported(path: Path):
+    package = "facilitator." + ".".join(path.relative_to(PACKAGE).parent.parts)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                name = f"{base}.{node.module}" if node.module else base
+            else:
+                name = node.module or ""
+            yield node.lineno, name
+            if name == "facilitator.games":
+                for alias in node.names:
+                    yield node.lineno, f"{name}.{alias.name}"
+
+
+def test_the_live_layer_and_the_store_know_the_games_only_through_the_registry():
+    offenders = []
+    for folder in (PACKAGE / "live", PACKAGE / "store"):
+        for path in files(folder, (".py",)):
+            for line, name in imported(path):
+                if name.startswith("facilitator.games") and name not in GAMES_API \
+                        and not _api_name(name):
+                    offenders.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert offenders == [], offenders
+
+
+def _api_name(name: str) -> bool:
+    """``from facilitator.games import Refusal`` names something of the registry's."""
+    import facilitator.games as games
+    last = name.rsplit(".", 1)[-1]
+    return name.rsplit(".", 1)[0] == "facilitator.games" and last in games.__all__
+
+
+def test_private_attributes_of_socketio_and_engineio_are_replaced_only_in_patches():
+    patched = re.compile(r"\b(server|eio|manager|pubsub_manager)\.(_[a-z]\w*)\s*=(?!=)")
+    offenders = [f"{path.relative_to(ROOT)}:{n}"
+                 for path in files(PACKAGE, (".py",)) if path.name != "patches.py"
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+                 if patched.search(line)]
+    assert offenders == [], offenders
