@@ -6,8 +6,9 @@ import sys
 if sys.argv[1:2] == ["serve"]:
     # Nothing loaded while the server starts is garbage: the collector stays off until
     # serve.tune_garbage_collector freezes it all. A restarted server's classroom waits
-    # for it: with the collector on, imports and building the app took ~0.1 s more, and
-    # a last full collection (which found nothing) another 65-110 ms (bench/startup.py).
+    # for it: with the collector on, imports and building the app take longer, and a last
+    # full collection (which finds nothing) longer still (bench/startup.py;
+    # docs/performance.md).
     import gc
     gc.disable()
     # gevent must patch the standard library before Flask, SQLAlchemy or psycopg

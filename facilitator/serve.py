@@ -104,10 +104,10 @@ def serve(host: str, port: int) -> None:
 SUBSCRIBE_WAIT_SECONDS = 5.0
 
 #: Collect the young generation every 10,000 net allocations, not 700, and the old one
-#: far more rarely. Measured with ``bench/fanout.py --scenario campus`` (1,000 sockets):
-#: with Python's defaults, full collections paused the server 40-170 ms several times a
-#: minute (p99 33-42 ms); with these, young collections take a few ms and the p99 was
-#: 16-18 ms. 20,000 gave the same latency but ~10 KB more memory per connection.
+#: far more rarely: with Python's defaults, full collections paused a campus server for
+#: long stretches several times a minute; with these, young collections are short
+#: (``bench/fanout.py --scenario campus``; docs/performance.md). A larger threshold gave
+#: the same latency for more memory per connection.
 GC_THRESHOLDS = (10_000, 20, 100)
 
 
@@ -117,8 +117,8 @@ def tune_garbage_collector() -> None:
     Everything loaded at start-up lives as long as the process: it is frozen out
     of the collector's sight, so a full collection never walks it again. Not
     collected first: ``facilitator serve`` starts with the collector off, and the
-    few thousand objects of start-up garbage left (some 0.3 MB) cost less kept than
-    the 65-110 ms a full collection takes while the classroom waits.
+    few thousand objects of start-up garbage left cost less kept than the full
+    collection that would find them, while the classroom waits.
     Turns the collector on (again).
     """
     import gc
@@ -132,7 +132,7 @@ def _no_delay_handler():
 
     class Handler(pywsgi.WSGIHandler):
         """gevent writes headers and body apart: without TCP_NODELAY each answer can
-        wait ~40 ms on Nagle's algorithm and delayed ACKs.
+        wait on Nagle's algorithm and delayed ACKs.
 
         And a WebSocket ends its connection: Engine.IO's WebSocket (simple-websocket)
         works on a duplicate of the socket and, when the session ends, sends its close

@@ -3,21 +3,21 @@
 Flask-SocketIO pushes a request context for every connection and event, with
 the environ of the connection's HTTP request (``/socket.io/``). No Flask rule
 matched it, so every push raised and kept a ``NotFound``: its traceback's
-frames hold the context that holds the exception, a reference cycle of some
-60 objects (7.5 KB) per event that only the garbage collector frees, and a
-server tuned to collect rarely (``serve.GC_THRESHOLDS``) frees late. With a
-rule for the path, the context matches and nothing is raised (campus:
-connect CPU 3.5-4.1 -> 3.2-3.7 ms).
+frames hold the context that holds the exception, a reference cycle of dozens
+of objects per event that only the garbage collector frees, and a server tuned
+to collect rarely (``serve.GC_THRESHOLDS``) frees late. With a rule for the
+path, the context matches and nothing is raised (less CPU per connection:
+docs/performance.md).
 
 A WebSocket's environ asks for a WebSocket rule (``Upgrade: websocket``:
 werkzeug binds it as ``ws://``), and an HTTP rule then raises
-``WebsocketMismatch`` instead: every event of every tablet did, some 120
-cyclic objects each, which made the young collections of a campus server
-take 10-25 ms every 4 s. So the path has a rule of each kind.
+``WebsocketMismatch`` instead: every event of every tablet did, each with a
+cycle of objects, which made the young collections of a campus server long and
+frequent. So the path has a rule of each kind.
 
 Each of those contexts also opened the session: for a GM's connection, its
-signed cookie verified and decoded again at every event (some 280 µs of a
-GM's action, measured with ``bench/action_cpu.py --path event --gap 50``),
+signed cookie verified and decoded again at every event (a noticeable part of
+a GM's action: ``bench/action_cpu.py --path event --gap 50``),
 though a connection's cookie cannot change and Flask-SocketIO hands its
 handlers a copy made at the connection's first event anyway. A connection's
 session is read once (``ConnectionSessions``); whether the GM's console

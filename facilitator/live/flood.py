@@ -42,7 +42,7 @@ CONNECT_LIMIT = (10, 0.5)
 #: connecting again for this many seconds, doubled at each further cut within
 #: BAR_MEMORY seconds, up to BAR_MAX. An honest page is never cut (it waits for its
 #: answers); a flooding one otherwise came back every 2 s (CONNECT_LIMIT) with a new
-#: burst, and each burst cost another game's screens some 20-50 ms (bench/faults.py).
+#: burst, and each burst delayed another game's screens (bench/faults.py).
 BAR_SECONDS = 10.0
 BAR_MAX = 120.0
 BAR_MEMORY = 600.0
@@ -408,8 +408,8 @@ IN_FLIGHT_REFUSAL = {"ok": False, "error": "rate",
 #: Engine.IO reads them: before any task is started or any JSON decoded for them. Far
 #: above an honest page (a few events a second, a few queued ones after a reconnection)
 #: and applied to every event alike. Each message let through costs a task and a
-#: decoding: with 200 a flooding device's first burst cost another game's screens
-#: 30-50 ms, with 60 some 20 (bench/faults.py).
+#: decoding: the fewer let through, the less a flooding device's burst delays another
+#: game's screens (bench/faults.py; docs/performance.md).
 MESSAGE_LIMIT = (60, 100)
 
 #: Messages dropped over MESSAGE_LIMIT before the connection's transport is cut: the
@@ -429,16 +429,16 @@ PROBATION_MESSAGES, PROBATION_STRIKES = 2, 5
 #: Bytes one WebSocket connection's reader takes from its socket (bucket size, refill a
 #: second). What it has not taken stays in the kernel's buffers and TCP makes the sender
 #: wait, at no cost to the server. A page sends a few messages a second of a few hundred
-#: bytes (a written answer, the longest, 2,000 characters at most). A larger budget
-#: (64 KB) let each new flooding connection have some 1,300 packets parsed before it
-#: was cut, and cost another game's p99 about 60 ms instead of about 40 (bench/faults.py).
+#: bytes (a written answer, the longest, 2,000 characters at most). A larger budget let
+#: each new flooding connection have far more packets parsed before it was cut, and
+#: delayed another game's screens more (bench/faults.py).
 READ_LIMIT = (16 * 1024, 16 * 1024)
 
 
 #: Bytes a WebSocket's reader takes in one read before the other connections get their
-#: turn: some 20 small packets, so a flooding connection holds the server for one such
-#: read's parse at a time (with 4 KB reads, some 80 packets, another game's screens
-#: waited longer while a flooding connection was read).
+#: turn: a few dozen small packets, so a flooding connection holds the server for one
+#: such read's parse at a time (larger reads made another game's screens wait longer
+#: while a flooding connection was read).
 READ_CHUNK = 1024
 
 
@@ -449,8 +449,8 @@ class _PacedSocket:
     simple-websocket's reader loops ``recv`` → parse → ``recv`` while the socket holds
     data, and a gevent socket only switches when a read would wait: a client that
     writes faster than the server parses kept that loop, and every other game, busy for
-    as long as it went on (bench/faults.py, flood phase: 200 ms stalls). One switch per
-    read (READ_CHUNK, some 20 small packets) bounds a stall to one read's parse, and the byte
+    as long as it went on (bench/faults.py, flood phase). One switch per read
+    (READ_CHUNK, a few dozen small packets) bounds a stall to one read's parse, and the byte
     budget leaves a flood in the kernel's buffers instead of parsing it (then dropping
     it): megabytes written before a close are never read at all.
     """

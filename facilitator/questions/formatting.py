@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import html as html_module
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from html.parser import HTMLParser
 from urllib.parse import unquote

@@ -89,6 +89,37 @@ def distinct_roster(roster: list) -> list:
     return out
 
 
+def create_class_game(klass: dict, lineup: list[list[int]], settings: dict, bank: dict | None,
+                      name: str, allow_repeats: bool = False, kept: bool = False) -> int:
+    """Create a game from class ``klass`` with ``lineup`` (student ids per team): the
+    teams' sizes are the lineup's, the roster its students' names (checked by the game);
+    questions read in the class's earlier games (of ``bank``) are left out unless
+    ``allow_repeats``. The class remembers the bank and settings as the defaults of its
+    next game. Returns the game's id (a Refusal names what is wrong)."""
+    from ..classes.summaries import read_questions
+    from ..store import classes as stored
+    names = settings.get("teams") if isinstance(settings.get("teams"), list) else []
+    teams = []
+    for number, members in enumerate(lineup, start=1):
+        given = names[number - 1] if len(names) >= number and isinstance(names[number - 1], dict) else {}
+        team_name = given.get("name") if isinstance(given.get("name"), str) and given["name"].strip() else None
+        teams.append({"name": team_name or f"Equipo {number}", "members": len(members)})
+    settings = {**settings, "teams": teams,
+                "roster": stored.game_roster(klass["students"], lineup),
+                "class_name": klass["name"][:100]}
+    bank_id = None if bank is None else bank["id"]
+    leave_out = None
+    if not allow_repeats and bank is not None:
+        leave_out = read_questions(database, store, klass["id"], bank["name"])
+    kind(DEFAULT_KIND).new(settings)           # the game's check, before anything is stored
+    game_id = create_from_setup({"name": name, "bank_id": bank_id, "settings": settings},
+                                leave_out)
+    stored.link_game(database, game_id, klass["id"], lineup, kept=kept,
+                     allow_repeats=allow_repeats)
+    stored.update_class(database, klass["id"], {"bank_id": bank_id, "settings": settings})
+    return game_id
+
+
 def create_plain(game: str, name: str, settings: dict) -> int:
     """Create a game of a kind that takes no bank (its settings alone)."""
     from ..games import names

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, delete, func, select, update
 
-from ..classes import GameSummary, StudentEntry, roster_names
-from ..classes.league import SCHEMES, TeamResult
+from ..classes import StudentEntry, roster_names
+from ..classes.league import SCHEMES
 from ..classes.roster import MAX_STUDENTS
 from ..i18n.collation import name_key
 from ..safe_text import UnsafeText, check_all, check_text
 from .database import Database
-from .models import BankRow, ClassGameRow, ClassRow, GameRow, StudentRow
+from .models import BankRow, ClassGameRow, ClassRow, StudentRow
 
 MAX_CLASSES = 200
 MAX_CLASS_NAME = 200

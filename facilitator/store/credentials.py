@@ -45,8 +45,8 @@ def new_console_secret(database: Database, value: str | None = None,
 
 def console_secret(hash_with) -> tuple[str, object]:
     """A fresh console secret and its hash being computed by ``hash_with(function,
-    value)`` (a thread pool's ``spawn``: scrypt takes some 80 ms, which a starting
-    server spends building the app meanwhile); the hash is the result's ``get()``."""
+    value)`` (a thread pool's ``spawn``: scrypt is slow on purpose, and a starting
+    server builds the app meanwhile); the hash is the result's ``get()``."""
     value = _words()
     return value, hash_with(generate_password_hash, value)
 
@@ -62,7 +62,7 @@ def check_gm(database: Database, value: str, env_password: str | None = None) ->
                                        for name in (CONSOLE_SECRET, PASSWORD)) if row is not None]
     if not hashes:
         return False
-    # scrypt takes ~180 ms a check: under gevent it runs in the thread pool, so wrong
+    # scrypt is slow on purpose: under gevent it runs in the thread pool, so wrong
     # logins never hold up the tablets (the rows were read above, on the loop).
     from ..web.offload import off_the_loop
     return off_the_loop(_matches_any, hashes, value.strip())

@@ -3,9 +3,9 @@ action takes on PostgreSQL (``Database.append_if_unchanged``).
 
 psycopg's cursor wraps a statement in some thirty Python calls (query conversion,
 adaptation, preparation bookkeeping, result processing). Back to back they cost
-little; but a campus server acts every 50 ms or so, with its caches cold, and then
-those calls cost an action some 400 µs of CPU and 200 µs of waiting
-(``bench/action_cpu.py --path event --gap 50``). Here a statement is sent as text
+little; but a campus server acts every few tens of milliseconds, with its caches
+cold, and then those calls are a large share of an action's CPU and waiting
+(``bench/action_cpu.py --path event --gap 50``; docs/performance.md). Here a statement is sent as text
 parameters with one libpq call, prepared once per connection, and its one value
 read back; waiting for the socket is gevent's own when gevent has patched the
 standard library (psycopg waits through gevent's slower emulation of ``poll``).

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 
 # Alembic is imported where a revision is looked up or run, not here: a server whose
 # database is already at HEAD (every start but the first of a release) never loads it,
-# and comes back some 80 ms sooner after a restart (``upgrade``).
+# and comes back sooner after a restart (``upgrade``).
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The revision whose tables release 0.1.0 created without Alembic.

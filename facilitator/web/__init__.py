@@ -1,7 +1,6 @@
 """The pages: blueprints for the GM console, the teams, the projector, assets and the API."""
 from __future__ import annotations
 
-from urllib.parse import urlsplit
 
 from flask import Flask, abort, g, request
 from markupsafe import Markup
@@ -13,7 +12,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
     from . import (api, api_v1, assets, banks, classes, compression, console, images,
                    projector, ratelimit, results, rulebook, team)
-    from .auth import uses_valid_api_token
+    from .auth import from_another_site, uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
     ratelimit.init_app(app)
     for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook,
@@ -23,12 +22,16 @@ def register_blueprints(app: Flask) -> None:
 
     @app.before_request
     def refuse_cross_site_posts():
-        # A page of another site must not make a logged-in GM's browser act. A request
-        # to the API with a valid bearer token is exempt: no browser sends one by itself.
-        if request.method in ("POST", "PUT", "PATCH", "DELETE") and not uses_valid_api_token():
-            source = request.headers.get("Origin") or request.headers.get("Referer")
-            if source and urlsplit(source).netloc != request.host:
-                abort(400, "cross-site request refused")
+        # The one cross-site rule (auth.from_another_site): a page of another site must
+        # not make a logged-in GM's browser act. A request to the API with a valid bearer
+        # token is exempt: no browser sends one by itself.
+        if (request.method in ("POST", "PUT", "PATCH", "DELETE") and from_another_site()
+                and not uses_valid_api_token()):
+            lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
+                                 request.headers.get("Accept-Language"))
+            # The error pages (web/errors.py) answer it: JSON to the API, a page else.
+            abort(400, translate(lang, "banks.error.cross_site"))
+        return None
 
     @app.before_request
     def choose_language():

@@ -117,3 +117,22 @@ def read_json():
         return request.get_json(silent=True)
     except RecursionError:
         return None
+
+
+def from_another_site() -> bool:
+    """Whether a request says it comes from a page of another site: its ``Origin`` (or,
+    without one, its ``Referer``) names another host, or is ``null`` (a sandboxed or
+    privacy-stripped page). A request that says nothing is not: every browser sends
+    ``Origin`` with a POST, so one without it comes from a script, which carries no
+    GM's cookies by itself (and the API's scripts use a bearer token anyway)."""
+    from urllib.parse import urlsplit
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if source is None:
+        return False
+    if source.strip() in ("", "null"):
+        return True
+    try:
+        host = urlsplit(source.strip()).netloc
+    except ValueError:
+        return True
+    return not host or host.lower() != request.host.lower()

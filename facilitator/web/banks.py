@@ -1,8 +1,7 @@
 """The question banks in the GM console: list, search, edit, import, export, coverage.
 
-Every page here is for the GM only. Every POST must come from a page of this
-server: its ``Origin`` (or, without one, ``Referer``) must name this host,
-else it is refused with 400 (a form on another site cannot act for the GM).
+Every page here is for the GM only (and, as every page of the server, refuses a
+POST from a page of another site: facilitator.web.auth.from_another_site).
 
 URLs (prefix ``/console/banks``)::
 
@@ -25,10 +24,7 @@ import io
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
-from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
                    render_template, request, url_for)
@@ -38,25 +34,20 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..games.partida import QUESTION_TYPES, Question
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import SHORT_ANSWER_MODES, BankReport, mark_no_answer, message, parse_bank
-from ..questions.messages import language_forced
-from ..questions.loader import duplicate_key
+from ..questions import SHORT_ANSWER_MODES, BankReport, parse_bank
 from ..questions.text import slugify
-from ..safe_text import control_character
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
-                           add_question, add_questions, bank_info, bank_questions, bank_tables,
+                           add_question, bank_info, bank_questions, bank_tables,
                            clean_question_fields, coverage, delete_bank, delete_question,
                            export_bank, few_questions, games_using, get_question, has_images,
                            list_banks,
-                           new_question_id, question_ids, question_problems, save_bank,
-                           search_questions, update_question)
+                           new_question_id, question_ids, question_problems, search_questions, update_question)
 from .auth import gm_required
 from .offload import off_the_loop
+from ..services.banks import (MAX_NAME, import_bank as services_import_bank)
 
 bp = Blueprint("banks", __name__, url_prefix="/console/banks")
 
-#: Longest bank name (the column holds 200 characters).
-MAX_NAME = 200
 #: What ``?done=`` may say after a change, and its message key.
 DONE_MESSAGES = {"added": "banks.done.added", "saved": "banks.done.saved",
                  "deleted": "banks.done.deleted", "bank_deleted": "banks.done.bank_deleted"}
@@ -64,35 +55,6 @@ DONE_MESSAGES = {"added": "banks.done.added", "saved": "banks.done.saved",
 
 def _t(key: str, **params) -> str:
     return translate(getattr(g, "lang", "es"), key, **params)
-
-
-# -- protection against requests made by other sites ---------------------------------
-
-def same_origin() -> bool:
-    """Whether this request says it comes from a page of this very host.
-
-    Browsers send ``Origin`` with every cross-site POST (and most same-site
-    ones); when it is missing, ``Referer`` is used. A request with neither,
-    or with ``Origin: null`` (a sandboxed or privacy-stripped page), is not
-    trusted.
-    """
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if not source or source.strip() == "null":
-        return False
-    try:
-        host = urlsplit(source.strip()).netloc
-    except ValueError:
-        return False
-    return bool(host) and host.lower() == request.host.lower()
-
-
-@bp.before_request
-def refuse_cross_site_posts():
-    """Refuse, with 400, every POST of this blueprint not made from this host."""
-    if request.method == "POST" and not same_origin():
-        return Response(_t("banks.error.cross_site"), status=400,
-                        mimetype="text/plain; charset=utf-8")
-    return None
 
 
 # -- the list of banks, and imports --------------------------------------------------
@@ -277,91 +239,6 @@ def upload_filename(name: str) -> str:
     return Path(name.replace("\\", "/")).name or "bank"
 
 
-def default_bank_name(filename: str) -> str:
-    """The name a bank imported from ``filename`` gets when none is given: the file's stem."""
-    return Path(filename).stem.strip() or filename
-
-
-@dataclass
-class ImportOutcome:
-    """What an import did: ``result`` as the import page shows it (None when
-    nothing was read), ``problem`` the message key of why nothing was imported
-    (None when it was), with its ``params``, and the page's HTTP ``status``."""
-
-    result: dict | None
-    problem: str | None
-    status: int
-    params: dict = field(default_factory=dict)
-    report: BankReport | None = None
-
-
-def import_bank(read: Callable[[], BankReport], filename: str, form: dict) -> ImportOutcome:
-    """Import the questions ``read()`` returns (read keeping the good ones) as the
-    import form ``form`` says: ``{"target": "new" or a bank id, "name", "mode": "add"
-    or "replace", "skip_errors"}``. ``form["name"]`` is filled in when left empty.
-
-    Shared by the import page and the JSON API (``/api/v1/banks``).
-    """
-    target_bank = None
-    if form["target"] != "new":
-        target_bank = bank_info(database, int(form["target"])) if form["target"].isdigit() else None
-        if target_bank is None:
-            return ImportOutcome(None, "banks.import.no_bank", 400)
-    else:
-        form["name"] = form["name"] or default_bank_name(filename)
-        if len(form["name"]) > MAX_NAME:
-            return ImportOutcome(None, "banks.import.name_too_long", 400, {"max": MAX_NAME})
-        if control_character(form["name"]) is not None:
-            return ImportOutcome(None, "banks.import.name_control", 400)
-        if any(bank["name"] == form["name"] for bank in list_banks(database)):
-            return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
-
-    # Read keeping the good questions, then decide: what the teacher sees is
-    # every problem at once, not only the first file's worth. Parsing a large file
-    # takes seconds: off the event loop, so no game waits for it.
-    report = off_the_loop(_read_in_language, read, _report_language())
-    conflicts = []
-    if target_bank is not None and form["mode"] == "add":
-        conflicts = _conflicts_with_bank(report, target_bank["id"])
-    mark_no_answer(report)   # after the conflicts: the questions dropped are not marked
-    errors = [{"line": issue.line, "text": str(issue)} for issue in report.errors] + conflicts
-    errors.sort(key=lambda error: error["line"] or 0)
-    lang = getattr(g, "lang", "es")
-    result = {"file": filename, "format": report.format, "errors": errors,
-              "unusable": [str(issue) for issue in report.unusable], "notes": report.notes,
-              "no_answer": [str(issue) for issue in report.no_answer],
-              "without_author": report.without_author,
-              "author_hint": message(lang, "hint.author.web", n=report.without_author)
-              if report.without_author else "",
-              "usable": len(report.questions), "imported": 0, "bank": None,
-              "table": coverage(report.questions) if report.questions else {}}
-
-    if report.format == "not-a-bank":      # its error says what it is, and the way out
-        return ImportOutcome(result, "banks.import.not_a_bank", 400, report=report)
-    if errors and not form["skip_errors"]:
-        return ImportOutcome(result, "banks.import.refused_errors", 400, report=report)
-    if not report.questions:
-        return ImportOutcome(result, "banks.import.refused_empty", 400, report=report)
-
-    if target_bank is None:
-        try:
-            bank_id = save_bank(database, form["name"], report.questions, images=report.images)
-        except ValueError:
-            return ImportOutcome(None, "banks.import.name_taken", 400, {"name": form["name"]})
-    elif form["mode"] == "replace":
-        bank_id = save_bank(database, target_bank["name"], report.questions, replace=True,
-                            images=report.images)
-    else:
-        try:
-            add_questions(database, target_bank["id"], report.questions, images=report.images)
-        except QuestionIdTaken as taken:   # the bank changed since the check: say so
-            return ImportOutcome(None, "banks.import.id_taken_now", 400, {"id": taken.qid})
-        bank_id = target_bank["id"]
-    result["imported"] = len(report.questions)
-    result["bank"] = bank_info(database, bank_id)
-    return ImportOutcome(result, None, 200, report=report)
-
-
 def _report_language() -> str | None:
     """The language of the import report: the page's; for the JSON API English (as
     its texts always were) unless the client asks ``?lang=``."""
@@ -371,35 +248,12 @@ def _report_language() -> str | None:
     return None
 
 
-def _read_in_language(read: Callable[[], BankReport], lang: str | None) -> BankReport:
-    with language_forced(lang):
-        report = read()
-    report.lang = lang or report.lang
-    return report
 
-
-def _conflicts_with_bank(report, bank_id: int) -> list[dict]:
-    """Questions of ``report`` that clash with the bank's: same id, or same
-    author, type and text. They are dropped from ``report`` and returned as
-    errors ``{"line", "text"}``."""
-    found = bank_questions(database, bank_id)
-    existing = found[1] if found else []
-    ids = {q.id for q in existing}
-    same = {duplicate_key(q): q.id for q in existing}
-    kept, conflicts = [], []
-    for question, line in report.located():
-        key = duplicate_key(question)
-        where = f"{report.file}:{line}" if line is not None else report.file
-        if question.id in ids:
-            conflicts.append({"line": line, "text": where + ": " + _t(
-                "banks.import.conflict_id", id=question.id)})
-        elif key in same:
-            conflicts.append({"line": line, "text": where + ": " + _t(
-                "banks.import.conflict_same", id=same[key])})
-        else:
-            kept.append((question, line))
-    report.keep(kept)
-    return conflicts
+def import_bank(read, filename: str, form: dict):
+    """The bank import use case (:func:`facilitator.services.banks.import_bank`), with the
+    report in the request's language."""
+    return services_import_bank(read, filename, form, _report_language(),
+                                getattr(g, "lang", "es"))
 
 
 def _import_refused(form: dict, key: str, status: int = 400, **params) -> tuple[str, int]:

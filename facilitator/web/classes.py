@@ -14,14 +14,14 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 
 from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
 from ..classes.roster import check_student, duplicate_names
-from ..games.partida import Refusal, parse_settings
+from ..games.partida import Refusal
 from ..games.partida.settings import DEFAULT_MAX_MEMBERS
 from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks
 from .auth import gm_required, read_json
 from ..classes.summaries import read_questions, summaries
-from ..services.games import create_from_setup, setup_defaults
+from ..services.games import create_class_game, setup_defaults
 
 bp = Blueprint("classes", __name__, url_prefix="/console/classes")
 
@@ -348,32 +348,15 @@ def new_game(class_id: int):
     settings = data.get("settings")
     if not isinstance(settings, dict):
         return _refused("format", "settings must be an object")
-    names = settings.get("teams") if isinstance(settings.get("teams"), list) else []
-    teams = []
-    for number, members in enumerate(lineup, start=1):
-        given = names[number - 1] if len(names) >= number and isinstance(names[number - 1], dict) else {}
-        name = given.get("name") if isinstance(given.get("name"), str) and given["name"].strip() else None
-        teams.append({"name": name or f"Equipo {number}", "members": len(members)})
-    settings = {**settings, "teams": teams,
-                "roster": stored.game_roster(klass["students"], lineup),
-                "class_name": klass["name"][:100]}
     chosen = _bank(klass, data.get("bank_id"))
-    bank_id = None if chosen is None else chosen["id"]
-    allow_repeats = data.get("allow_repeats") is True
-    leave_out = None
-    if not allow_repeats and chosen is not None:
-        leave_out = read_questions(database, store, class_id, chosen["name"])
+    name = data.get("name") if isinstance(data.get("name"), str) else ""
     try:
-        parse_settings(settings)
-        name = data.get("name") if isinstance(data.get("name"), str) else ""
-        game_id = create_from_setup({"name": distinct_game_name(
-                                              class_id, name.strip()[:200] or klass["name"]),
-                                          "bank_id": bank_id, "settings": settings}, leave_out)
+        game_id = create_class_game(klass, lineup, settings, chosen,
+                                    distinct_game_name(class_id, name.strip()[:200] or klass["name"]),
+                                    allow_repeats=data.get("allow_repeats") is True,
+                                    kept=data.get("kept") is True)
     except Refusal as refusal:
         return _refused(refusal.rule, refusal.message)
-    stored.link_game(database, game_id, class_id, lineup, kept=data.get("kept") is True,
-                     allow_repeats=allow_repeats)
-    stored.update_class(database, class_id, {"bank_id": bank_id, "settings": settings})
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
 
 

@@ -47,7 +47,10 @@ def http_error_page(exc: HTTPException):
                                                           "format" if status < 500 else "server")
         return jsonify(ok=False, error=code, message=exc.description or exc.name), status
     kind = str(status) if status in KNOWN else "other"
-    return render_template("error.html", status=status, kind=kind, links=back_links()), status
+    # A description of our own (not the HTTP status's stock English one) says why.
+    detail = exc.description if exc.description != type(exc).description else None
+    return render_template("error.html", status=status, kind=kind, links=back_links(),
+                           detail=detail), status
 
 
 def broken_game_page(game_id: int, why: str, gm: bool):

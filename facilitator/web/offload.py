@@ -1,8 +1,8 @@
 """Running CPU-heavy work (password hashing, imports) off the gevent event loop.
 
 Under ``facilitator serve`` every request and every socket shares one gevent
-loop: a 180 ms scrypt check run there holds up every tablet's sync for those
-180 ms. ``off_the_loop(func, *args)`` runs ``func(*args)`` in gevent's thread
+loop: a scrypt check (a good part of a second's worth of hashing) run there holds
+up every tablet's sync for as long. ``off_the_loop(func, *args)`` runs ``func(*args)`` in gevent's thread
 pool (a real OS thread; hashlib's scrypt and PBKDF2 release the GIL) and waits
 for it without blocking the loop; under any other async mode (threading: the
 tests, the command line tools), or outside an app, it is a plain call.
