@@ -203,8 +203,8 @@ def test_console_stale_error_clears_and_toast_undoes(room):
     """A refusal's message goes when the next action succeeds; the toast's Deshacer undoes."""
     c = Console(room, "laptop")
     page = c.page
-    page.get_by_test_id("adjust-points").fill("1")
-    page.get_by_test_id("adjust-send").click()          # no reason: refused in the page
+    # An action the rules refuse now (a verdict before any question): the server's refusal.
+    page.evaluate("() => window.Live.do({do: 'verdict', result: 'full'})")
     expect(page.get_by_test_id("notice")).to_have_class(re.compile(r"\berror\b"))
     page.get_by_test_id("declare-normal").click()
     expect(page.get_by_test_id("notice")).not_to_have_class(re.compile(r"\berror\b"))
