@@ -518,8 +518,10 @@ def test_the_done_toast_covers_no_button(room, server, size):
     page.get_by_test_id("toast-undo").click()     # Deshacer still works from there
     expect(page.get_by_test_id("end-turn")).to_be_visible()
 
-    # The page beside the bar keeps its place when the message appears and goes.
-    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    # The page beside the bar keeps its place when the message appears and goes. The
+    # teacher scrolls (a wheel's turn: the question just read is no longer kept in view).
+    page.evaluate("() => { window.dispatchEvent(new WheelEvent('wheel'));"
+                  " window.scrollTo(0, document.documentElement.scrollHeight / 2); }")
     page.wait_for_timeout(300)
     edge = """() => {
       const d = document.getElementById('dock').getBoundingClientRect();
