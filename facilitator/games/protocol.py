@@ -279,3 +279,47 @@ class GameKind(Protocol):
     def record(self, settings: dict, content: object, actions: list[dict],
                name: str = "") -> dict:
         """The record of a stored game, as its players download it."""
+
+
+class PlainLive:
+    """The live side of a game that keeps no screen-only state and no clock: its
+    actions are record actions played with ``play(action, by)`` and logged in
+    ``self.log`` (the record's action dicts); each audience's screen is
+    ``{"seq", "view", "legal", "can_undo", "can_redo"}`` from ``view`` and ``legal``.
+    Mixed into a game's match to make it a LiveMatch."""
+
+    @property
+    def live(self) -> dict:
+        """Nothing is kept between actions but the actions."""
+        return {}
+
+    def act(self, action: object, by: Role, now: float, before_of=None) -> Played:
+        """Play ``action`` from ``by``; the actions it logged are what it appended."""
+        if not isinstance(action, dict):
+            raise Refusal("format", 'an action is an object: {"do": ...}')
+        before = len(self.log)
+        self.play(action, by)
+        added = [dict(a) for a in self.log[before:]]
+        return Played(added, [None] * len(added))
+
+    def follow(self, actions: list[dict], live: dict | None = None) -> None:
+        """Play record actions another writer stored (accepted already)."""
+        teacher = Role.gm()
+        for action in actions:
+            self.play(action, teacher)
+
+    def screen(self, audience: Role, now: float, names: bool = True) -> dict:
+        """One audience's view and what it may send."""
+        gm = audience.kind == GM
+        return {"seq": self.seq, "view": self.view(audience),
+                "legal": [entry.to_dict() for entry in self.legal(audience)],
+                "can_undo": self.can_undo if gm else None,
+                "can_redo": self.can_redo if gm else None}
+
+    def screens(self, now: float, names: bool = True) -> list[tuple[Role, dict]]:
+        """Every audience's screen."""
+        return [(role, self.screen(role, now, names)) for role in self.audiences()]
+
+    def timely(self, now: float) -> dict:
+        """Nothing changes with the time alone."""
+        return {}

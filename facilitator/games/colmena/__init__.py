@@ -46,9 +46,17 @@ class ColmenaKind:
             "seed": {"default": None, "note": "a whole number; chosen at random if not given"},
         }
 
-    def new(self, settings: dict, *, deck=None, seed: int | None = None) -> ColmenaMatch:
+    #: The record's key holding the table's content (its deck and seed, as the store keeps it).
+    content_key = "deck"
+
+    def new(self, settings: dict, content: dict | None = None, *, deck=None,
+            seed: int | None = None) -> ColmenaMatch:
         """A new table: ``settings`` holds ``"players"`` (1 to 4 names, by seat); ``deck``
-        is ``"default"`` (or None), a Deck, a record's card list or a deck file's text."""
+        is ``"default"`` (or None), a Deck, a record's card list or a deck file's text;
+        ``content``: ``{"deck", "seed"}`` as the store keeps them."""
+        if isinstance(content, dict):
+            deck = content.get("deck", deck)
+            seed = content.get("seed", seed)
         players = parse_players(settings)
         if deck is None or deck == "default":
             deck = DEFAULT
@@ -60,11 +68,36 @@ class ColmenaKind:
             seed = secrets.randbelow(2 ** 31)
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise Refusal("format", "the seed must be a whole number")
-        return ColmenaMatch(players, deck, seed)
+        return ColmenaLive(players, deck, seed)
 
     def replay(self, record: dict) -> ColmenaMatch:
         """Rebuild a table from its record; a refused action raises Refusal with its index."""
         return replay(record)
 
+    def stored(self, match: ColmenaMatch) -> tuple[dict, dict]:
+        """What the store keeps of a table: its players, and its deck and seed."""
+        return {"players": list(match.players)}, {"deck": match.deck.to_record(),
+                                                  "seed": match.seed}
+
+    def load(self, settings: dict, content: dict, actions: list[dict],
+             live: dict | None) -> ColmenaLive:
+        """A stored table, its actions played again."""
+        match = self.new(settings, content)
+        match.follow(actions)
+        return match
+
+    def record(self, settings: dict, content: dict, actions: list[dict],
+               name: str = "") -> dict:
+        """The ``colmena/1`` record of a stored table (C-R1)."""
+        content = content or {}
+        record = {"format": FORMAT, "settings": {"players": list(settings.get("players", []))},
+                  "deck": content.get("deck", "default"), "seed": content.get("seed"),
+                  "actions": list(actions)}
+        if name:
+            record["name"] = name
+        return record
+
+
+from .live import ColmenaLive  # noqa: E402  (the live table, after the rules it wraps)
 
 KIND = ColmenaKind()

@@ -69,7 +69,8 @@ def new_match(record: object) -> ColmenaMatch:
                                 f"\"{FORMAT}\"")
     players = parse_players(record.get("settings"))
     deck = deck_from_record(record.get("deck", "default"))
-    return ColmenaMatch(players, deck, parse_seed(record.get("seed")))
+    from .live import ColmenaLive        # the live table: what the facilitator serves
+    return ColmenaLive(players, deck, parse_seed(record.get("seed")))
 
 
 def replay(record: object) -> ColmenaMatch:

@@ -544,12 +544,37 @@ class HiveKind:
         """Every setting with its default and bounds (for set-up forms)."""
         return {key: dict(value) for key, value in SETTINGS_BOUNDS.items()}
 
-    def new(self, settings: dict, **content: Any) -> HiveMatch:
-        """A new game; content: ``players`` ({"white", "black"} names), ``seed``."""
+    #: The record's key holding the game's content (its players), as the store keeps it.
+    content_key = "players"
+
+    def new(self, settings: dict, stored: dict | None = None, **content: Any) -> HiveMatch:
+        """A new game; content: ``players`` ({"white", "black"} names), ``seed`` (or both in
+        ``stored``, as the store keeps them)."""
+        if isinstance(stored, dict):
+            content = {**stored, **content}
         unknown = set(content) - {"players", "seed"}
         if unknown:
             raise Refusal("format", f"unknown content: {', '.join(sorted(unknown))}")
-        return HiveMatch(settings, content.get("players"), content.get("seed"))
+        from .live import HiveLive           # the live game: what the facilitator serves
+        return HiveLive(settings, content.get("players"), content.get("seed"))
+
+    def stored(self, match: HiveMatch) -> tuple[dict, dict]:
+        """What the store keeps of a game: its settings, and its players and seed."""
+        return dict(match.settings), {"players": dict(match.players), "seed": match.seed}
+
+    def load(self, settings: dict, content: dict, actions: list[dict], live: dict | None):
+        """A stored game, its actions played again."""
+        match = self.new(settings, content or {})
+        match.follow(actions)
+        return match
+
+    def record(self, settings: dict, content: dict, actions: list[dict],
+               name: str = "") -> dict:
+        """The ``hive/1`` record of a stored game (H-R1): its GameString, players, result."""
+        record = self.load(settings, content, actions, None).record()
+        if name:
+            record["name"] = name
+        return record
 
     def replay(self, record: dict) -> HiveMatch:
         """The game a record describes: its GameString replayed move by move (a refused
@@ -560,7 +585,7 @@ class HiveKind:
         text = record.get("game")
         if not isinstance(text, str):
             raise Refusal("format", 'a Hive record has its GameString in "game"')
-        match = HiveMatch(record.get("settings"), record.get("players"))
+        match = self.new(record.get("settings") or {}, players=record.get("players"))
         try:
             expansions, moves = split_game_string(text)
         except ValueError as error:

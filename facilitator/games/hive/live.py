@@ -1,0 +1,23 @@
+"""A game of Hive as the live layer serves it: a phone per colour (seats 1 and 2, White
+and Black), or one tablet shared by the pair (the table), the projector, the teacher."""
+from __future__ import annotations
+
+from ..protocol import PlainLive, Role
+from .match import HiveMatch
+
+
+class HiveLive(PlainLive, HiveMatch):
+    """One game of Hive, live (its rules are HiveMatch's)."""
+
+    def audiences(self) -> list[Role]:
+        """The teacher, White's and Black's phones, the pair's shared tablet, the projector."""
+        return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.table(), Role.watcher()]
+
+    def winner(self) -> str | None:
+        """The player who won (by name), "draw", or None while it goes on."""
+        result = self.result
+        if result is None:
+            return None
+        if result["result"] == "draw":
+            return "draw"
+        return self.players.get(result["result"]) or result["result"]
