@@ -281,6 +281,51 @@ class GameKind(Protocol):
         """The record of a stored game, as its players download it."""
 
 
+class HallRules(Protocol):
+    """How a whole class plays one game at once, in one room: la colmena at a table per
+    group, a Hive tournament of pairs round after round. A kind that can be played so has
+    ``hall`` (an object with these methods); the store keeps a hall's ``plan`` (JSON data
+    this object alone reads) and makes the games its rounds name; the live layer shows
+    the hall's views. Pure, as the games are: no clock, no database.
+
+    Players are named by their index in the hall's ``players`` list (the names as the
+    teacher gave them, or the class's students); a game of the hall is named by its
+    ``key``, ``"<round>.<place>"`` (``"1.3"``: round 1, table or board 3).
+    """
+
+    def bounds(self) -> dict:
+        """Every setting of a hall with its default and bounds, for the set-up form."""
+
+    def plan(self, players: list[str], settings: dict, seed: int) -> dict:
+        """A new hall's plan, its first round in it; Refusal (with the rule id) when these
+        players and settings make none (too few players, a bound broken)."""
+
+    def round_games(self, plan: dict) -> list[dict]:
+        """The games of the plan's latest round, each ``{"key", "place", "round", "name",
+        "players": [index, ...] in seat order, "settings": the kind's settings for
+        ``KIND.new``, "content": what ``KIND.new`` takes besides}``. A seat no player takes
+        (the bot, a bye) is written in the game's settings, as the game reads it."""
+
+    def next_round(self, plan: dict, summaries: dict[str, dict]) -> dict:
+        """The plan with one more round, from the summaries of its games so far (``key``
+        -> ``summary``); Refusal when no round may follow (a game still on, the last round
+        played, a kind that has one round)."""
+
+    def summary(self, match) -> dict:
+        """One game's line in the hall's views (JSON data: its step, whose turn, score or
+        result, ``over``): what the hall screens and ``standings`` read of it."""
+
+    def view(self, plan: dict, summaries: dict[str, dict], audience: "Role",
+             shown: list[str]) -> dict:
+        """The hall's screen for ``audience`` (the teacher's hall view, or the watcher's:
+        the projector), from every game's summary. ``shown``: the keys of the games the
+        teacher picked for the projector's live boards. No secret of any game in it."""
+
+    def standings(self, plan: dict, summaries: dict[str, dict]) -> list[dict]:
+        """Each player's place in the hall so far, best first: ``{"player": index, "rank",
+        "points", ...}`` (ties share a rank): what the class's league counts."""
+
+
 class PlainLive:
     """The live side of a game that keeps no screen-only state and no clock: its
     actions are record actions played with ``play(action, by)`` and logged in
