@@ -34,7 +34,8 @@ GAME_UPDATE = GameRow.__table__.update().where(GameRow.__table__.c.id == bindpar
 #: The columns of a stored action that ``append`` writes, and those that hold JSON.
 ACTION_FIELDS = ("game_id", "seq", "action", "client_id", "sent_by", "created_at",
                  "live_before")
-JSON_FIELDS = frozenset({"action", "live_before", "live", "removed_devices", "settings"})
+JSON_FIELDS = frozenset({"action", "live_before", "live", "removed_devices", "settings",
+                         "claims"})
 
 
 class Database:

@@ -64,6 +64,18 @@ class GameRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
     #: Device ids the GM removed from the game: their tokens are refused.
     removed_devices: Mapped[list] = mapped_column(JSON, default=list)
+    #: The hall the game is a table or a board of (revision 0009), and its key there
+    #: (``"<round>.<place>"``); None for a game played on its own.
+    hall_id: Mapped[int | None] = mapped_column(ForeignKey("halls.id", ondelete="CASCADE"),
+                                                default=None, index=True)
+    hall_key: Mapped[str | None] = mapped_column(String(20), default=None)
+    #: The device holding each seat, for a game whose seats are personal (a hand of
+    #: cards): seat number (as text) -> device id. Another device is refused the seat
+    #: until the GM moves it.
+    claims: Mapped[dict | None] = mapped_column(JSON, default=dict)
+    #: When the game's last action was accepted (epoch seconds): how long a table has
+    #: been waiting.
+    acted_at: Mapped[float | None] = mapped_column(default=None)
 
     actions: Mapped[list["ActionRow"]] = relationship(
         back_populates="game", order_by="ActionRow.seq", cascade="all, delete-orphan")
@@ -298,3 +310,33 @@ class ClassGameRow(Base):
     allow_repeats: Mapped[bool] = mapped_column(default=False)
     #: The projector shows the class's league (before the first turn, after the finale).
     league_shown: Mapped[bool] = mapped_column(default=False)
+
+
+class HallRow(Base):
+    """A hall (revision 0009): one game played by a whole class at once, in one room:
+    la colmena's tables, a Hive tournament's rounds of pairs. Its games are ordinary
+    games (``GameRow.hall_id``); the hall keeps who plays (``players``, and with a
+    class, ``lineup``: the student id of each player), its ``plan`` (what its kind's
+    ``hall`` rules read and write: the rounds, who plays where) and the games the GM
+    picked for the projector (``shown``).
+    """
+
+    __tablename__ = "halls"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    kind: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    settings: Mapped[dict] = mapped_column(JSON)
+    players: Mapped[list] = mapped_column(JSON)
+    plan: Mapped[dict] = mapped_column(JSON)
+    shown: Mapped[list] = mapped_column(JSON, default=list)
+    watch_code: Mapped[str] = mapped_column(String(40), unique=True)
+    #: Bumped by every write of the row (a held hall is checked against it).
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
+    class_id: Mapped[int | None] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"),
+                                                 default=None, index=True)
+    #: With a class: the student id of each player, in ``players``' order.
+    lineup: Mapped[list | None] = mapped_column(JSON, default=None)
