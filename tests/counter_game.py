@@ -20,8 +20,9 @@ class CounterMatch:
 
     kind = "counter"
 
-    def __init__(self, target: int = 10):
+    def __init__(self, target: int = 10, names=("Jugador 1", "Jugador 2")):
         self.target = target
+        self.names = tuple(names)
         self.log: list[dict] = []
         self._done: list[dict] = []
         self._undone: list[dict] = []
@@ -84,7 +85,11 @@ class CounterMatch:
         return [e for e in found if e.allows(by)]
 
     def audiences(self) -> list[Role]:
-        return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.watcher()]
+        return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.table(), Role.watcher()]
+
+    def seats(self) -> list[dict]:
+        """The two players' seats, as a table's chooser lists them."""
+        return [{"seat": n, "name": name, "as": None} for n, name in enumerate(self.names, 1)]
 
     def screens(self, now: float, names: bool = True):
         view = {"count": self.count, "target": self.target, "turn": self.turn, "over": self.over,
@@ -132,10 +137,12 @@ class CounterKind:
         target = settings.get("target", 10) if isinstance(settings, dict) else None
         if not isinstance(target, int) or not 3 <= target <= 50:
             raise Refusal("C3", "the target is a whole number from 3 to 50")
-        return CounterMatch(target)
+        names = settings.get("names") or ("Jugador 1", "Jugador 2")
+        return CounterMatch(target, names)
 
     def stored(self, match: CounterMatch):
-        return {"target": match.target}, []
+        named = {} if match.names == ("Jugador 1", "Jugador 2") else {"names": list(match.names)}
+        return {"target": match.target, **named}, []
 
     def load(self, settings, content, actions, live) -> CounterMatch:
         match = self.new(settings)
@@ -155,4 +162,53 @@ class CounterKind:
         return {"format": FORMAT, "name": name, "settings": settings, "actions": actions}
 
 
+class CounterHall:
+    """The counter for a whole class at once: pairs, two rounds (H1: a round follows
+    when every game of the last one is over; H2: two rounds at most)."""
+
+    def bounds(self) -> dict:
+        return {"target": {"default": 5, "min": 3, "max": 50}}
+
+    def plan(self, players, settings, seed):
+        if len(players) < 2:
+            raise Refusal("H1", "two players at least")
+        return {"players": list(players), "target": settings.get("target", 5), "rounds": 1}
+
+    def _pairs(self, plan):
+        order = list(range(len(plan["players"])))
+        if plan["rounds"] == 2:
+            order = order[1:] + order[:1]
+        return [order[i:i + 2] for i in range(0, len(order) - 1, 2)]
+
+    def round_games(self, plan):
+        r = plan["rounds"]
+        return [{"key": f"{r}.{n}", "place": n, "round": r, "name": f"Ronda {r}, mesa {n}",
+                 "players": pair,
+                 "settings": {"target": plan["target"],
+                              "names": [plan["players"][i] for i in pair]}, "content": None}
+                for n, pair in enumerate(self._pairs(plan), start=1)]
+
+    def next_round(self, plan, summaries):
+        if plan["rounds"] >= 2:
+            raise Refusal("H2", "two rounds at most")
+        if not all(s["over"] for s in summaries.values()):
+            raise Refusal("H1", "a game of the round is still on")
+        return {**plan, "rounds": plan["rounds"] + 1}
+
+    def summary(self, match):
+        return {"count": match.count, "turn": match.turn, "over": match.over,
+                "winner": match.winner()}
+
+    def view(self, plan, summaries, audience, shown):
+        return {"round": plan["rounds"], "games": summaries, "shown": list(shown),
+                "teacher": audience.kind == GM}
+
+    def standings(self, plan, summaries):
+        return []
+
+    def bell(self, summary):
+        return None if summary["over"] else {"do": "add", "n": 1}
+
+
 KIND = CounterKind()
+KIND.hall = CounterHall()

@@ -102,6 +102,11 @@ def device_admitted(found: DeviceToken, game, grace_hours: float,
     for longer than ``grace_hours``."""
     if found.device in (game.removed_devices or ()):
         return False
+    # A personal seat (a hand of cards) another device holds: that device's, until the
+    # GM removes it.
+    held = (getattr(game, "claims", None) or {}).get(str(found.team))
+    if found.team and held is not None and held != found.device:
+        return False
     if game.ended_at is not None:
         now = now or datetime.now(timezone.utc).replace(tzinfo=None)    # stored naive, UTC
         if game.ended_at + timedelta(hours=grace_hours) < now:

@@ -16,8 +16,10 @@ from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, 
 
 from ..games import Refusal, kind, names
 from . import rooms
-from .audience import GM, PROJECTOR, TEAM, Audience, decode_device_token, device_admitted
+from .audience import (GM, PROJECTOR, TABLE, TEAM, Audience, decode_device_token,
+                       device_admitted)
 from .flood import FloodGuard
+from .halls import HALL_GM, HALL_ROLES
 from ..web.auth import gm_logged_in      # the console's own check of its session
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,7 @@ def _unknown_field(event: str, payload: dict, fields=None) -> dict | None:
 #: Why a connection is refused when its game does not exist (or its token is forged).
 NO_SUCH_GAME = {GM: "auth: no such game",
                 TEAM: "auth: this device has no valid team token; join again with the team's code",
+                TABLE: "auth: this device has no valid table token; join again with the table's code",
                 PROJECTOR: "auth: unknown projector code"}
 
 
@@ -93,24 +96,27 @@ def _authenticate(auth: object) -> tuple[Audience, Callable | None]:
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise ConnectionRefusedError(NO_SUCH_GAME[GM])
         return Audience(GM, game_id), None    # on_connect checks that the game exists
-    if role == TEAM:
+    if role in (TEAM, TABLE):
         token = auth.get("token") or request.cookies.get("team_token")
         # The token names the game by its public id: a deleted game's is refused when
         # its game is not found, a removed device's or one of a game over for longer
         # than the grace period when its row is read.
         found = decode_device_token(current_app.config["SECRET_KEY"], token)
         game_id = store.game_of_public_id(found.public_id) if found is not None else None
-        if game_id is None:
+        if game_id is None or found.team < 0:      # joined a table, chose no seat yet
             raise ConnectionRefusedError(NO_SUCH_GAME[TEAM])
         grace = current_app.config["DEVICE_GRACE_HOURS"]
-        return (Audience(TEAM, game_id, found.team, found.device),
-                lambda row: device_admitted(found, row, grace))
+        # Seat 0 is the table's code: a device that joined with it and chose no seat
+        # is the table's shared screen.
+        audience = (Audience(TABLE, game_id, None, found.device) if found.team == 0
+                    else Audience(TEAM, game_id, found.team, found.device))
+        return audience, lambda row: device_admitted(found, row, grace)
     if role == PROJECTOR:
         game_id = store.game_of_watch_code(auth.get("watch"))
         if game_id is None:
             raise ConnectionRefusedError(NO_SUCH_GAME[PROJECTOR])
         return Audience(PROJECTOR, game_id), None
-    raise ConnectionRefusedError("auth: say who you are: role gm, team or projector")
+    raise ConnectionRefusedError("auth: say who you are: role gm, team, table or projector")
 
 
 def register(socketio) -> None:
@@ -171,6 +177,8 @@ def register(socketio) -> None:
         if not flood().allow_connect(auth, request.remote_addr):   # before any query
             raise ConnectionRefusedError("rate: too many connections from this device; "
                                          "wait a moment")
+        if isinstance(auth, dict) and auth.get("role") in HALL_ROLES:
+            return _connect_hall(auth)
         audience, admit = _authenticate(auth)
         # From this process's first connection on, it closes its own connections when
         # another process deletes their game or removes their device.
@@ -199,11 +207,68 @@ def register(socketio) -> None:
                 emit("draft", draft, to=request.sid, ignore_queue=True)
             live().devices_changed(audience.game_id)
 
+    def _connect_hall(auth: dict):
+        """A hall's screen connects: the teacher's hall view (logged in) or the hall's
+        projector (its code). It gets the hall's view at once, then at every change."""
+        halls = live().halls
+        if auth["role"] == HALL_GM:
+            if not gm_logged_in():
+                raise ConnectionRefusedError("auth: log in to the GM console first")
+            hall_id = auth.get("hall")
+            if not isinstance(hall_id, int) or isinstance(hall_id, bool):
+                raise ConnectionRefusedError("auth: no such hall")
+        else:
+            hall_id = halls.halls.of_watch_code(auth.get("watch"))
+            if hall_id is None:
+                raise ConnectionRefusedError("auth: unknown projector code")
+        audience = Audience(auth["role"], hall_id)
+        room = rooms.room_of(audience)
+        join_room(room)
+        message = halls.message(audience)
+        if message is None:
+            leave_room(room)
+            raise ConnectionRefusedError("auth: no such hall")
+        halls.add(request.sid, audience)
+        emit("hall", message, to=request.sid, ignore_queue=True)
+
+    @socketio.on("hall")
+    def on_hall(payload=None):
+        """A hall screen's request: ``{"do": "sync"}`` (its view again), or the teacher's
+        hall action (``next_round``, ``show``, ``bell``)."""
+        audience = live().halls.get(request.sid)
+        if audience is None:
+            return _refusal("auth", "this connection is not a hall's screen")
+        if audience.role == HALL_GM and not gm_logged_in():
+            disconnect()
+            return _refusal("auth", "the console's session has ended: log in again")
+        if not isinstance(payload, dict) or not isinstance(payload.get("do"), str):
+            return _refusal("format", 'send {"do": ...}')
+        if not flood().allow("hall", audience, request.sid):
+            return _refusal("rate", "too many 'hall' events from this device: wait a moment")
+        try:
+            if payload["do"] == "sync":
+                message = live().halls.message(audience)
+                if message is None:
+                    return _refusal("not_found", "this hall no longer exists")
+                emit("hall", message, to=request.sid, ignore_queue=True)
+                return {"ok": True}
+            if audience.role != HALL_GM:
+                return _refusal("auth", "only the teacher acts on a hall")
+            return live().halls.act(audience.game_id, payload)
+        except Refusal as refusal:
+            return _refusal(refusal.rule, refusal.message)
+        except Exception:   # never let one bad event take the connection down
+            log.exception("hall event failed")
+            return _refusal("server", "the server could not do this; nothing changed")
+
     @socketio.on("disconnect")
     def on_disconnect(*_args):
         if socketio.server.manager.is_connected(request.sid, "/"):
             # An event named "disconnect" sent by a client that stays connected.
             return _refusal("format", "'disconnect' is not an event a client sends")
+        if live().halls.remove(request.sid) is not None:
+            flood().forget(request.sid)
+            return None
         audience = live().presence.remove(request.sid)
         flood().forget(request.sid)
         live().forget_connection(request.sid)

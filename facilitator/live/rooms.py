@@ -31,8 +31,15 @@ def game_of_room(room) -> int | None:
     return int(number) if number.isdigit() else None
 
 
+def hall_room(hall_id: int, gm: bool) -> str:
+    """The room of a hall's screens: the teacher's hall views, or its projectors."""
+    return f"hall:{hall_id}:{'gm' if gm else 'public'}"
+
+
 def room_of(audience) -> str:
     """The room of one audience."""
+    if audience.role in ("hall_gm", "hall_watcher"):
+        return hall_room(audience.game_id, audience.role == "hall_gm")
     if audience.role == "gm":
         return gm_room(audience.game_id)
     if audience.role == "team":

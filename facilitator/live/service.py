@@ -17,8 +17,10 @@ from ..games import Refusal
 from ..games.protocol import SEAT, TABLE, WATCHER, Role
 from ..store import classes as stored_classes
 from ..store.games import Change, GameStore
+from ..store.halls import Halls
 from . import rooms
 from .audience import GM, PROJECTOR, TABLE as TABLE_SCREEN, TEAM, Audience
+from .halls import LiveHalls
 from .league import ClassScreens, league_time
 from .presence import Presence
 
@@ -80,6 +82,7 @@ class LiveGames:
         self._reading: dict[int, threading.Lock] = {}  # game → held while one screen reads it
         self._reading_guard = threading.Lock()
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
+        self.halls = LiveHalls(Halls(store), socketio, self.act)   # a hall's own screens
 
     # -- operations ------------------------------------------------------------------
 
@@ -349,6 +352,8 @@ class LiveGames:
         emit = self.socketio.emit
         for audience, message in messages:
             emit("state", message, to=rooms.room_of(audience))
+        if getattr(row, "hall_id", None) is not None:
+            self.halls.changed(row.hall_id)       # the hall's screens show every table
 
     def devices_changed(self, game_id: int) -> None:
         """A seat's device came or went: update the GM consoles' count once per burst.

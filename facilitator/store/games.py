@@ -43,7 +43,7 @@ from .names import GameNames
 from ..safe_text import UnsafeText, check_all, check_text
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
-GameRef = namedtuple("GameRef", "id ended_at removed_devices")
+GameRef = namedtuple("GameRef", "id ended_at removed_devices claims")
 
 #: How many of a game's latest actions this process keeps the screens' state of: an
 #: undo puts back what the screens showed before the action it takes back, mostly a
@@ -55,7 +55,7 @@ KEPT_BEFORES = 64
 CONTENDED_SECONDS = 30.0
 
 #: Columns of the game row a change may set besides what its actions decide.
-ROW_EXTRAS = frozenset({"name", "removed_devices"})
+ROW_EXTRAS = frozenset({"name", "removed_devices", "claims"})
 
 
 @dataclass
@@ -217,7 +217,9 @@ class GameStore:
             if link is not None:
                 link(session, row)
             used: set[str] = set()
-            for seat in range(1, _seats(match) + 1):
+            # A game with a table's shared screen has a code of its own (seat 0): its
+            # devices choose there a seat, or to be the table's screen.
+            for seat in range(0 if _has_table(match) else 1, _seats(match) + 1):
                 code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
                 used.add(code)
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
@@ -279,7 +281,7 @@ class GameStore:
                         "over": bool(raw["over"]), "winner": raw["winner"],
                         "teams": [t.get("name") for t in teams if isinstance(t, dict)]
                         if isinstance(teams, list) else [],
-                        "broken": broken})
+                        "broken": broken, "hall_id": raw["hall_id"]})
         return out
 
     def broken(self, game_id: int) -> str | None:
@@ -306,7 +308,7 @@ class GameStore:
         its settings hold)."""
         with self.database.read() as connection:
             return connection.scalar(select(func.count()).select_from(JoinCodeRow).where(
-                JoinCodeRow.game_id == game_id)) or 0
+                JoinCodeRow.game_id == game_id, JoinCodeRow.team > 0)) or 0
 
     def row(self, game_id: int) -> GameRow | None:
         """The game row (settings, content, codes loaded), or None."""
@@ -341,10 +343,10 @@ class GameStore:
             return None
         with self.database.read() as connection:
             found = connection.execute(select(GameRow.id, GameRow.ended_at,
-                                              GameRow.removed_devices)
+                                              GameRow.removed_devices, GameRow.claims)
                                        .where(GameRow.public_id == public_id)).first()
-            return GameRef(found.id, found.ended_at, list(found.removed_devices or [])) \
-                if found is not None else None
+            return GameRef(found.id, found.ended_at, list(found.removed_devices or []),
+                           dict(found.claims or {})) if found is not None else None
 
     def game_of_public_id(self, public_id: object) -> int | None:
         """The id of the game a device token names by its public id, or None (read once
@@ -387,11 +389,45 @@ class GameStore:
             listed = list(c.row.removed_devices or [])
             if device not in listed:
                 c.set(removed_devices=[*listed, device])
+            claims = dict(c.row.claims or {})
+            kept = {seat: held for seat, held in claims.items() if held != device}
+            if kept != claims:      # its seat is free for the device the GM moves it to
+                c.set(claims=kept)
         try:
             self.transact(game_id, "gm", removed)
         except Refusal:
             return False
         return True
+
+    def claim_seat(self, game_id: int, seat: int, device: str) -> str:
+        """Give seat ``seat`` of game ``game_id`` to ``device`` when no other device holds
+        it (a hand of cards is one person's). Answers ``"ok"`` (claimed now or already
+        this device's), ``"taken"`` (another device holds it: the GM frees it by removing
+        that device), ``"removed"`` (the GM removed this device) or ``"unknown"`` (no
+        such game or seat)."""
+        answer = []
+
+        def claim(c: Change) -> None:
+            if not 1 <= seat <= _seats(c.match):
+                answer.append("unknown")
+            elif device in (c.row.removed_devices or ()):
+                answer.append("removed")
+            else:
+                claims = dict(c.row.claims or {})
+                held = claims.get(str(seat))
+                if held is not None and held != device:
+                    answer.append("taken")
+                else:
+                    answer.append("ok")
+                    if held is None:
+                        c.set(claims={**claims, str(seat): device})
+            if not c.extras:
+                c.unchanged = True
+        try:
+            self.transact(game_id, "gm", claim)
+        except Refusal:
+            return "unknown"
+        return answer[0] if answer else "unknown"
 
     def rename(self, game_id: int, name: str) -> bool:
         """Give game ``game_id`` another name; False if there is no such game."""
@@ -658,7 +694,7 @@ BROKEN_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Re
 #: ``_raw_problem``, so that a damaged column is told, not raised by the query.
 _JSON_SHAPES = {"settings": dict, "live": dict, "removed_devices": list}
 _RAW_ROW = select(GameRow.id, GameRow.kind, GameRow.name, GameRow.created_at, GameRow.over,
-                  GameRow.winner,
+                  GameRow.winner, GameRow.hall_id,
                   *(cast(getattr(GameRow, name), Text).label(name) for name in _JSON_SHAPES))
 
 
@@ -731,6 +767,12 @@ def _seats(match) -> int:
     return sum(1 for role in match.audiences() if role.kind == SEAT)
 
 
+def _has_table(match) -> bool:
+    """Whether a game has a table's shared screen (a code of its own, seat 0)."""
+    from ..games.protocol import TABLE
+    return any(role.kind == TABLE for role in match.audiences())
+
+
 def _row_values(change: Change) -> dict:
     """What a change sets on the game row: the screens' state, the clock's deadline and
     the new version; with an action played, where the game stands."""
@@ -739,7 +781,7 @@ def _row_values(change: Change) -> dict:
               **change.extras}
     if change.played:
         values.update(seq=match.seq, over=match.over, winner=match.winner(),
-                      ended_at=_ended_at(row, match))
+                      ended_at=_ended_at(row, match), acted_at=time.time())
     return values
 
 

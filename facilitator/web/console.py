@@ -8,7 +8,7 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, make_respon
                    render_template, request, session, url_for)
 
 from ..extensions import database, store
-from ..games import Refusal
+from ..games import Refusal, kind
 from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_defaults
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
@@ -96,8 +96,9 @@ def logout_all():
 @gm_required
 def games():
     """Past games and the set-up form of a new one."""
+    from ..services.halls import halls
     return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults())
+                           defaults=setup_defaults(), halls=halls().listing())
 
 
 def games_listing() -> list[dict]:
@@ -105,8 +106,10 @@ def games_listing() -> list[dict]:
     over, winner, team names, the console's address of the game, and ``broken``: None,
     or why its stored row cannot be read (it is listed, to be deleted; the others are
     listed as always)."""
-    return [{**game, "created_at": game["created_at"].isoformat(timespec="minutes"),
-             "url": url_for("console.game", game_id=game["id"])} for game in store.listing()]
+    return [{**{k: v for k, v in game.items() if k != "hall_id"},
+             "created_at": game["created_at"].isoformat(timespec="minutes"),
+             "url": url_for("console.game", game_id=game["id"])} for game in store.listing()
+            if game["hall_id"] is None]       # a hall's games are listed on its page
 
 
 def broken_or_none(game_id: int, gm: bool = True):
@@ -150,6 +153,13 @@ def game(game_id: int):
     row = store.row(game_id)
     if row is None:
         abort(404)
+    if "gm" not in getattr(kind(row.kind), "pages", {}):
+        # A game whose kind brings its own screen scripts: the generic page, the
+        # teacher's screen of it.
+        return render_template("games/screen.html", kind_prefix=row.kind + ".", role="gm", token=None, game_id=row.id,
+                               seat=None, game_name=row.name, seat_name=row.name,
+                               script=url_for("team.screen_script", game=row.kind,
+                                              name="gm.js"))
     roster = row.settings.get("roster")
     return render_template("console/game.html", game={"id": row.id, "name": row.name},
                            roster=roster if isinstance(roster, list) else None,

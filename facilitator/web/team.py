@@ -12,6 +12,8 @@ from .ratelimit import join_attempts, limiter
 
 bp = Blueprint("team", __name__)
 TOKEN_COOKIE = "team_token"
+#: The seat of a device token that joined with a table's code and has not chosen yet.
+CHOOSING = -1
 
 
 def _too_many_attempts(_limit):
@@ -32,8 +34,15 @@ def _join(code: str):
     public_id = store.public_id(found.game_id) if found is not None else None
     if public_id is None:      # the mistyped code stays in the field, the error beside it
         return render_template("team/join.html", error="join.unknown", code=str(code)[:20]), 404
-    token = issue_device_token(current_app.config["SECRET_KEY"], public_id, found.team)
-    response = make_response(redirect(url_for("team.play")))
+    # A table's code (seat 0): the device chooses its seat, or to be the table's screen.
+    seat = CHOOSING if found.team == 0 else found.team
+    token = issue_device_token(current_app.config["SECRET_KEY"], public_id, seat)
+    return _with_token(redirect(url_for("team.play")), token)
+
+
+def _with_token(response, token: str):
+    """``response`` making its device hold ``token`` (a cookie kept 30 days)."""
+    response = make_response(response)
     response.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Lax")
     return response
 
@@ -44,9 +53,46 @@ def _device_team():
     audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
                                  current_app.config["DEVICE_GRACE_HOURS"]) if token else None
     row = store.row(audience.game_id) if audience else None
-    if row is None or not any(code.team == audience.team for code in row.join_codes):
+    if row is None or not any(code.team == max(audience.team, 0) for code in row.join_codes):
         return None
     return audience, row
+
+
+def _seats_to_choose(row) -> list[dict]:
+    """The seats of a game with a table's code, as its chooser lists them: each seat's
+    number, its player's name, its kind's word for it (``as``: a catalog key) and
+    whether a device holds it already."""
+    match, _row = store.current(row.id)
+    claims = row.claims or {}
+    return [{**seat, "taken": str(seat["seat"]) in claims} for seat in match.seats()]
+
+
+@bp.post("/team/seat")
+def choose_seat():
+    """The chooser's answer: this device takes a seat (``seat``: its number) or becomes
+    the table's shared screen (``seat`` = ``table``)."""
+    found = _device_team()
+    if found is None or found[0].team != CHOOSING:
+        return redirect(url_for("team.play"))
+    audience, row = found
+    secret = current_app.config["SECRET_KEY"]
+    choice = request.form.get("seat", "")
+    if choice == "table":
+        token = issue_device_token(secret, row.public_id, 0, audience.device)
+        return _with_token(redirect(url_for("team.play")), token)
+    seat = int(choice) if choice.isdigit() and len(choice) < 3 else 0
+    answer = store.claim_seat(row.id, seat, audience.device) if seat else "unknown"
+    if answer != "ok":
+        return _chooser(row, error=f"seatpick.{answer}"), 409
+    token = issue_device_token(secret, row.public_id, seat, audience.device)
+    return _with_token(redirect(url_for("team.play")), token)
+
+
+def _chooser(row, error: str | None = None):
+    """The page where a device that joined with a table's code chooses its seat."""
+    use_game_language(row.settings)
+    return render_template("team/choose.html", game_name=row.name, seats=_seats_to_choose(row),
+                           error=error)
 
 
 @bp.route("/games/<game>/<name>")
@@ -106,16 +152,24 @@ def play():
             response.delete_cookie(TOKEN_COOKIE, httponly=True, samesite="Lax")
         return response
     audience, row = found
+    if audience.team == CHOOSING:
+        return _chooser(row)
     use_game_language(row.settings)          # the game's language unless this device chose one
     game_kind = kind(row.kind)
     page = getattr(game_kind, "pages", {}).get("seat")
     if page is None:
-        # A game whose kind brings its own screen script: the generic seat page.
-        return render_template("games/screen.html", token=token, game_id=row.id,
-                               seat=audience.team, game_name=row.name,
-                               seat_name=f"{audience.team}",
+        # A game whose kind brings its own screen scripts: the generic page, as a seat's
+        # screen or (seat 0) as the table's.
+        table = audience.team == 0
+        match, _row = store.current(row.id)
+        names = {s["seat"]: s["name"] for s in match.seats()} if hasattr(match, "seats") else {}
+        return render_template("games/screen.html", kind_prefix=row.kind + ".", role="table" if table else "team",
+                               token=token, game_id=row.id, seat=audience.team,
+                               game_name=row.name,
+                               seat_name=row.name if table
+                               else names.get(audience.team, str(audience.team)),
                                script=url_for("team.screen_script", game=row.kind,
-                                              name="seat.js"))
+                                              name="table.js" if table else "seat.js"))
     name = row.settings["teams"][audience.team - 1]["name"]
     roster = row.settings.get("roster")
     members = (list(roster[audience.team - 1]) if isinstance(roster, list)

@@ -14,6 +14,11 @@ class ColmenaLive(PlainLive, ColmenaMatch):
         return [Role.gm(), *(Role.of_seat(n) for n in range(1, len(self.players) + 1)),
                 Role.table(), Role.watcher()]
 
+    def seats(self) -> list[dict]:
+        """Each player's seat as a table's chooser lists it (a hand is one person's)."""
+        return [{"seat": n, "name": name, "as": None}
+                for n, name in enumerate(self.players, start=1)]
+
     def winner(self) -> str | None:
         """A cooperative game: the table's result tier once it has ended."""
         return self.score()["tier"] if self.over else None

@@ -13,6 +13,12 @@ class HiveLive(PlainLive, HiveMatch):
         """The teacher, White's and Black's phones, the pair's shared tablet, the projector."""
         return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.table(), Role.watcher()]
 
+    def seats(self) -> list[dict]:
+        """White's and Black's seats as a board's chooser lists them (``as``: the
+        catalog's word for the colour)."""
+        return [{"seat": n, "name": self.players[colour], "as": f"colour.{colour}"}
+                for n, colour in enumerate(("white", "black"), start=1)]
+
     def winner(self) -> str | None:
         """The player who won (by name), "draw", or None while it goes on."""
         result = self.result

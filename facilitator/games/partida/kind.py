@@ -43,7 +43,7 @@ class PartidaKind:
     content_key = "questions"
     events = SCREEN_EVENTS
     #: The pages its screens are (templates of the facilitator's own).
-    pages = {"seat": "team/play.html"}
+    pages = {"seat": "team/play.html", "gm": "console/game.html", "watcher": "projector.html"}
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds (RULES.md section 11)."""

@@ -1,0 +1,123 @@
+"""The live side of halls: the teacher's hall view and the hall's projector, kept current
+as the hall's games change.
+
+A hall's screens are not a game's: they join rooms of their own (``rooms.hall_room``)
+and get ``hall`` messages, each the hall rules' view built from every game's summary.
+A change of one of its games makes one such message per burst (HALL_DELAY), not one per
+action of each of its tables. The teacher's hall actions (the next round, the games on
+the projector, the bell) go through the store's halls and are answered like actions.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..games import Refusal, Role
+from ..store.halls import Halls
+from . import rooms
+from .audience import GM, Audience
+
+log = logging.getLogger(__name__)
+
+#: The hall's screens' roles: the teacher's hall view and the hall's projector.
+HALL_GM, HALL_WATCHER = "hall_gm", "hall_watcher"
+HALL_ROLES = frozenset({HALL_GM, HALL_WATCHER})
+#: Seconds a hall's screens wait after a change of one of its games, to gather the
+#: changes of its other tables into one message.
+HALL_DELAY = 0.3
+
+
+class LiveHalls:
+    """The halls' screens of this process."""
+
+    def __init__(self, halls: Halls, socketio, act):
+        self.halls = halls
+        self.socketio = socketio
+        self._act = act                  # LiveGames.act: a game's action, as any other
+        self._due: set[int] = set()
+        self._lock = threading.Lock()
+        # The hall screens connected to this process (connection → audience): not in the
+        # games' presence, whose ids are games'.
+        self._connected: dict[str, Audience] = {}
+
+    def add(self, sid: str, audience: Audience) -> None:
+        """Connection ``sid`` is one of a hall's screens."""
+        self._connected[sid] = audience
+
+    def get(self, sid: str) -> Audience | None:
+        """The hall screen connection ``sid`` is, or None."""
+        return self._connected.get(sid)
+
+    def remove(self, sid: str) -> Audience | None:
+        """Connection ``sid`` closed; the hall screen it was, if one."""
+        return self._connected.pop(sid, None)
+
+    def message(self, audience: Audience) -> dict | None:
+        """The hall message for one of its screens, or None when there is no such hall."""
+        role = Role.gm() if audience.role == HALL_GM else Role.watcher()
+        found = self.halls.view(audience.game_id, role)
+        if found is None:
+            return None
+        if audience.role == HALL_GM:
+            found["games"] = self.halls.games_of(audience.game_id)
+        return found
+
+    def changed(self, hall_id: int) -> None:
+        """A game of hall ``hall_id`` changed: its screens get the hall's view soon."""
+        with self._lock:
+            if hall_id in self._due:
+                return
+            self._due.add(hall_id)
+        self.socketio.start_background_task(self._send_later, hall_id)
+
+    def _send_later(self, hall_id: int) -> None:
+        self.socketio.sleep(HALL_DELAY)
+        with self._lock:
+            self._due.discard(hall_id)
+        try:
+            self.broadcast(hall_id)
+        except Exception:     # a database hiccup: the next change or sync brings the view
+            log.exception("hall %s update", hall_id)
+
+    def broadcast(self, hall_id: int) -> None:
+        """Send the hall's screens (teacher's and projector's) their views."""
+        for role, room in ((HALL_GM, rooms.hall_room(hall_id, gm=True)),
+                           (HALL_WATCHER, rooms.hall_room(hall_id, gm=False))):
+            message = self.message(Audience(role, hall_id))
+            if message is not None:
+                self.socketio.emit("hall", message, to=room)
+
+    def act(self, hall_id: int, payload: dict) -> dict:
+        """The teacher's hall action: ``{"do": "next_round"}``, ``{"do": "show",
+        "keys": [...]}`` or ``{"do": "bell"}`` (every game of the hall still on is
+        ended as its rules end a game at the bell). The acknowledgement."""
+        do = payload.get("do")
+        if do == "next_round":
+            made = self.halls.next_round(hall_id)
+            self.broadcast(hall_id)
+            return {"ok": True, "games": made}
+        if do == "show":
+            self.halls.set_shown(hall_id, payload.get("keys"))
+            self.broadcast(hall_id)
+            return {"ok": True}
+        if do == "bell":
+            ended = self.bell(hall_id)
+            self.broadcast(hall_id)
+            return {"ok": True, "ended": ended}
+        raise Refusal("format", "a hall action is next_round, show or bell")
+
+    def bell(self, hall_id: int) -> int:
+        """End every game of the hall still on, as its rules end one at the bell; how
+        many were ended."""
+        hall = self.halls.hall(hall_id)
+        if hall is None:
+            raise Refusal("not_found", f"there is no hall {hall_id}")
+        rules = self.halls.rules(hall["kind"])
+        ended = 0
+        for game in self.halls.games_of(hall_id):
+            summary = rules.summary(self.halls.store.current(game["game_id"])[0])
+            action = rules.bell(summary)
+            if action is not None:
+                ack = self._act(Audience(GM, game["game_id"]), action)
+                ended += bool(ack.get("ok"))
+        return ended

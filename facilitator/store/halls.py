@@ -1,0 +1,224 @@
+"""Halls in the database: one game played by a whole class at once, in one room.
+
+A hall's kind brings its hall rules (``kind(name).hall``: tables, rounds of pairs); the
+store keeps the hall's row (its ``plan``, which only those rules read) and makes the
+games each round names as ordinary games (``GameStore.create_game``), placed in the hall
+by ``games.hall_id`` and ``games.hall_key``. Every write of a hall's row is checked
+against its ``version``, so two consoles asking for the next round make one.
+"""
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select, update
+
+from ..games import Refusal, kind
+from ..safe_text import UnsafeText, check_all, check_text
+from .codes import WATCH_CODE_LENGTH, new_code
+from .games import GameStore
+from .models import GameRow, HallRow, JoinCodeRow
+
+#: At most this many players in one hall (a lecture hall's class).
+MAX_PLAYERS = 200
+MAX_NAME = 200
+
+
+def _hall(row: HallRow) -> dict:
+    return {"id": row.id, "public_id": row.public_id, "kind": row.kind, "name": row.name,
+            "created_at": row.created_at.isoformat(timespec="minutes"),
+            "settings": dict(row.settings or {}), "players": list(row.players),
+            "plan": row.plan, "shown": list(row.shown or []), "watch_code": row.watch_code,
+            "version": row.version, "class_id": row.class_id,
+            "lineup": list(row.lineup) if row.lineup is not None else None}
+
+
+def _checked(value: object, where: str) -> None:
+    try:
+        if isinstance(value, str):
+            check_text(value, where)
+        else:
+            check_all(value, where)
+    except UnsafeText as unsafe:
+        raise Refusal("format", str(unsafe)) from None
+
+
+class Halls:
+    """The halls of one database, their games made through the game store."""
+
+    def __init__(self, store: GameStore):
+        self.store = store
+        self.database = store.database
+
+    def rules(self, kind_name: str):
+        """The hall rules of game ``kind_name``; a Refusal when it is not played so."""
+        try:
+            found = kind(kind_name)
+        except KeyError:
+            raise Refusal("format", f"there is no game {kind_name!r}") from None
+        rules = getattr(found, "hall", None)
+        if rules is None:
+            raise Refusal("format", f"{kind_name} is not played by a whole class at once")
+        return rules
+
+    def create(self, kind_name: str, name: str, players: list[str], settings: dict | None = None,
+               seed: int | None = None, class_id: int | None = None,
+               lineup: list[int] | None = None) -> int:
+        """A new hall of ``kind_name`` for ``players`` (names, in the teacher's order;
+        with a class, ``lineup`` holds each one's student id), its first round's games
+        made. A Refusal (the hall rule's id) when the rules make no plan of them."""
+        rules = self.rules(kind_name)
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise Refusal("format", "players is a list of names")
+        players = [p.strip() for p in players if p.strip()]
+        if len(players) > MAX_PLAYERS:
+            raise Refusal("format", f"at most {MAX_PLAYERS} players in one hall")
+        settings = dict(settings or {})
+        _checked(name, "the hall's name")
+        _checked(players, "players")
+        _checked(settings, "settings")
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        plan = rules.plan(players, settings, seed)
+        with self.database.session() as session:
+            row = HallRow(kind=kind_name, name=(name or "").strip()[:MAX_NAME] or kind_name,
+                          settings=settings, players=players, plan=plan, shown=[],
+                          watch_code=new_code(WATCH_CODE_LENGTH), version=0,
+                          class_id=class_id, lineup=lineup)
+            session.add(row)
+            session.flush()
+            hall_id = row.id
+        try:
+            self._make_games(hall_id, kind_name, rules.round_games(plan))
+        except BaseException:
+            self.delete(hall_id)
+            raise
+        return hall_id
+
+    def _make_games(self, hall_id: int, kind_name: str, games: list[dict]) -> list[int]:
+        made = []
+        for game in games:
+            def link(session, row, key=game["key"]):
+                row.hall_id, row.hall_key = hall_id, key
+            made.append(self.store.create_game(kind_name, game.get("name") or game["key"],
+                                               game.get("settings") or {}, game.get("content"),
+                                               link=link))
+        return made
+
+    def hall(self, hall_id: int) -> dict | None:
+        """Hall ``hall_id`` (its row as a dict), or None."""
+        with self.database.session() as session:
+            row = session.get(HallRow, hall_id)
+            return _hall(row) if row is not None else None
+
+    def of_watch_code(self, code: object) -> int | None:
+        """The hall whose projector code is ``code``, or None."""
+        if not isinstance(code, str) or not 0 < len(code) <= 40:
+            return None
+        with self.database.read() as connection:
+            return connection.scalar(select(HallRow.id).where(HallRow.watch_code == code))
+
+    def listing(self) -> list[dict]:
+        """Every hall, newest first: id, kind, name, created_at, players' count."""
+        with self.database.session() as session:
+            rows = session.scalars(select(HallRow).order_by(HallRow.id.desc())).all()
+            return [{"id": r.id, "kind": r.kind, "name": r.name, "players": len(r.players),
+                     "created_at": r.created_at.isoformat(timespec="minutes")} for r in rows]
+
+    def games_of(self, hall_id: int) -> list[dict]:
+        """The games of hall ``hall_id`` in play order: ``{"key", "game_id", "name",
+        "table_code", "claims"}`` (the code of the table's screen and chooser, if it has
+        one; the device holding each personal seat)."""
+        with self.database.read() as connection:
+            rows = connection.execute(
+                select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims)
+                .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
+            codes = dict(connection.execute(
+                select(JoinCodeRow.game_id, JoinCodeRow.code)
+                .join(GameRow, GameRow.id == JoinCodeRow.game_id)
+                .where(GameRow.hall_id == hall_id, JoinCodeRow.team == 0)).all())
+        return [{"key": r.hall_key, "game_id": r.id, "name": r.name,
+                 "table_code": codes.get(r.id), "claims": dict(r.claims or {})} for r in rows]
+
+    def hall_of_game(self, game_id: int) -> int | None:
+        """The hall game ``game_id`` is played in, or None."""
+        with self.database.read() as connection:
+            return connection.scalar(select(GameRow.hall_id).where(GameRow.id == game_id))
+
+    def summaries(self, hall: dict) -> dict[str, dict]:
+        """Each game's summary (its key → the hall rules' ``summary`` of its match)."""
+        rules = self.rules(hall["kind"])
+        return {game["key"]: rules.summary(self.store.current(game["game_id"])[0])
+                for game in self.games_of(hall["id"])}
+
+    def view(self, hall_id: int, audience) -> dict | None:
+        """The hall's screen for ``audience`` (the hall rules' view), with the hall's
+        name, kind and version; None when there is no such hall."""
+        hall = self.hall(hall_id)
+        if hall is None:
+            return None
+        rules = self.rules(hall["kind"])
+        summaries = self.summaries(hall)
+        return {"hall": {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],
+                         "version": hall["version"]},
+                "view": rules.view(hall["plan"], summaries, audience, hall["shown"])}
+
+    def standings(self, hall_id: int) -> list[dict]:
+        """Each player's place in the hall so far (the hall rules' standings)."""
+        hall = self.hall(hall_id)
+        if hall is None:
+            return []
+        return self.rules(hall["kind"]).standings(hall["plan"], self.summaries(hall))
+
+    def _write(self, hall: dict, **values) -> None:
+        """Write hall columns if the row is still at the version read; a Refusal
+        (``stale``) when another console changed it meanwhile."""
+        with self.database.transaction() as connection:
+            done = connection.execute(
+                update(HallRow).where(HallRow.id == hall["id"],
+                                      HallRow.version == hall["version"])
+                .values(version=hall["version"] + 1, **values))
+            if done.rowcount != 1:
+                raise Refusal("stale", "the hall changed meanwhile: look again and retry")
+
+    def next_round(self, hall_id: int) -> list[int]:
+        """The hall's next round, its games made; a Refusal (the hall rule's id) when
+        none may follow yet."""
+        hall = self.hall(hall_id)
+        if hall is None:
+            raise Refusal("not_found", f"there is no hall {hall_id}")
+        rules = self.rules(hall["kind"])
+        plan = rules.next_round(hall["plan"], self.summaries(hall))
+        self._write(hall, plan=plan)
+        return self._make_games(hall_id, hall["kind"], rules.round_games(plan))
+
+    def set_shown(self, hall_id: int, keys: list[str]) -> None:
+        """The games the projector's live boards show (their keys); the hall rules
+        refuse what they cannot show."""
+        hall = self.hall(hall_id)
+        if hall is None:
+            raise Refusal("not_found", f"there is no hall {hall_id}")
+        rules = self.rules(hall["kind"])
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise Refusal("format", "shown is a list of game keys")
+        known = {game["key"] for game in self.games_of(hall_id)}
+        unknown = [k for k in keys if k not in known]
+        if unknown:
+            raise Refusal("format", f"no game {unknown[0]!r} in this hall")
+        check = getattr(rules, "check_shown", None)
+        if check is not None:
+            check(hall["plan"], keys)
+        self._write(hall, shown=list(dict.fromkeys(keys)))
+
+    def delete(self, hall_id: int, delete_game=None) -> list[int]:
+        """Delete hall ``hall_id`` and its games (each with ``delete_game``, the live
+        layer's when it must close their screens; else the store's); the ids of the
+        games deleted."""
+        delete_game = delete_game or self.store.delete_game
+        with self.database.read() as connection:
+            games = list(connection.scalars(select(GameRow.id).where(GameRow.hall_id == hall_id)))
+        for game_id in games:
+            delete_game(game_id)
+        with self.database.session() as session:
+            row = session.get(HallRow, hall_id)
+            if row is not None:
+                session.delete(row)
+        return games

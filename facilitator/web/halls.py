@@ -1,0 +1,109 @@
+"""Halls in the console: a game played by a whole class at once (la colmena's tables, a
+Hive tournament's boards), made from a pasted list or a class; the teacher's hall view
+and the hall's projector. What each screen shows comes from the hall rules' views."""
+from __future__ import annotations
+
+from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
+                   url_for)
+
+from ..extensions import database
+from ..games import Refusal, kind, names
+from ..services.halls import create_hall, halls
+from ..store.classes import list_classes
+from . import use_game_language
+from .auth import gm_required, read_json
+from .links import join_url, pretty_code, public_base
+
+bp = Blueprint("halls", __name__)
+
+
+def hall_kinds() -> list[dict]:
+    """The games a whole class can play at once, each with its hall settings' bounds."""
+    found = []
+    for name in names():
+        rules = getattr(kind(name), "hall", None)
+        if rules is not None:
+            found.append({"kind": name, "bounds": rules.bounds()})
+    return found
+
+
+def _links(game: dict) -> dict:
+    """A hall game's addresses: its console, and its table's code, join address and QR."""
+    code = game.get("table_code")
+    return {**game, "console_url": url_for("console.game", game_id=game["game_id"]),
+            "join_code": pretty_code(code) if code else None,
+            "join_url": join_url(code) if code else None,
+            "qr_url": url_for("assets.qr", code=code) if code else None}
+
+
+@bp.route("/console/halls/new")
+@gm_required
+def new_hall():
+    """The form that makes a hall: the game, its name, who plays (a pasted list or a
+    class's students present) and the hall's settings."""
+    return render_template("console/hall_new.html", kinds=hall_kinds(),
+                           classes=list_classes(database))
+
+
+@bp.post("/console/halls")
+@gm_required
+def create():
+    """Make a hall from the form (JSON); answers where to go, or what is wrong."""
+    try:
+        hall_id = create_hall(read_json())
+    except Refusal as refusal:
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
+    return jsonify(ok=True, hall_id=hall_id, url=url_for("halls.hall", hall_id=hall_id))
+
+
+@bp.route("/console/halls/<int:hall_id>")
+@gm_required
+def hall(hall_id: int):
+    """The teacher's hall view: every table or board, live."""
+    found = halls().hall(hall_id)
+    if found is None:
+        abort(404)
+    games = [_links(game) for game in halls().games_of(hall_id)]
+    return render_template(
+        "console/hall.html", hall=found, games=games,
+        watch_url=public_base() + url_for("halls.projector", watch=found["watch_code"]),
+        script=url_for("team.screen_script", game=found["kind"], name="hall.js"))
+
+
+@bp.route("/console/halls/<int:hall_id>.json")
+@gm_required
+def hall_data(hall_id: int):
+    """The hall as JSON: its row (name, kind, players, settings) and its games with
+    their codes and the device holding each seat."""
+    found = halls().hall(hall_id)
+    if found is None:
+        return jsonify(ok=False, error="not_found", message="there is no such hall"), 404
+    return jsonify(ok=True, hall={k: v for k, v in found.items() if k != "plan"},
+                   games=[_links(game) for game in halls().games_of(hall_id)],
+                   standings=halls().standings(hall_id))
+
+
+@bp.post("/console/halls/<int:hall_id>/delete")
+@gm_required
+def delete(hall_id: int):
+    """Delete a hall and its games (their screens are closed)."""
+    live = current_app.extensions["facilitator_live"]
+    if halls().hall(hall_id) is None:
+        abort(404)
+    halls().delete(hall_id, delete_game=live.delete_game)
+    return redirect(url_for("console.games"))
+
+
+@bp.route("/halls/<watch>")
+def projector(watch: str):
+    """The hall's projector: every table's score or the round's pairings and standings."""
+    hall_id = halls().of_watch_code(watch)
+    found = halls().hall(hall_id) if hall_id is not None else None
+    if found is None:
+        abort(404)
+    use_game_language(found["settings"])
+    return render_template("games/screen.html", kind_prefix=found["kind"] + ".", role="hall_watcher", token=None, watch=watch,
+                           game_id=found["id"], seat=None, game_name=found["name"],
+                           seat_name=found["name"],
+                           script=url_for("team.screen_script", game=found["kind"],
+                                          name="hall_watcher.js"))
