@@ -197,14 +197,23 @@ class CounterHall:
 
     def summary(self, match):
         return {"count": match.count, "turn": match.turn, "over": match.over,
-                "winner": match.winner()}
+                "winner": match.winner(),
+                "winner_seat": 2 - len(match._done) % 2 if match.over else None}
 
     def view(self, plan, summaries, audience, shown):
         return {"round": plan["rounds"], "games": summaries, "shown": list(shown),
                 "teacher": audience.kind == GM}
 
     def standings(self, plan, summaries):
-        return []
+        points = dict.fromkeys(range(len(plan["players"])), 0)
+        for r in range(1, plan["rounds"] + 1):
+            for game in self.round_games({**plan, "rounds": r}):
+                summary = summaries.get(game["key"]) or {}
+                if summary.get("winner_seat"):
+                    points[game["players"][summary["winner_seat"] - 1]] += 1
+        order = sorted(points, key=lambda p: -points[p])
+        return [{"player": p, "points": points[p],
+                 "rank": 1 + sum(points[q] > points[p] for q in points)} for p in order]
 
     def bell(self, summary):
         return None if summary["over"] else {"do": "add", "n": 1}

@@ -62,6 +62,39 @@ def summaries(database, store, class_id: int) -> list[GameSummary]:
             continue
         game, row = loaded
         out.append(_summary(game, row, link))
+    out.extend(hall_summaries(store, class_id))
+    return sorted(out, key=lambda summary: summary.game_id)
+
+
+def hall_summaries(store, class_id: int) -> list[GameSummary]:
+    """The class's halls that have begun (a game of theirs has an action), as the league
+    and participation read them: each player a "team" of one, ranked by the hall rules'
+    standings (la colmena's players share their table's rank, a tournament's players
+    are ranked one by one)."""
+    from ..store.halls import Halls
+    from ..store.models import HallRow
+    from sqlalchemy import select
+    halls = Halls(store)
+    with store.database.read() as connection:
+        ids = list(connection.scalars(select(HallRow.id).where(HallRow.class_id == class_id)
+                                      .order_by(HallRow.id)))
+    out = []
+    for hall_id in ids:
+        hall = halls.hall(hall_id)
+        games = halls.games_of(hall_id)
+        matches = [store.current(game["game_id"]) for game in games]
+        if not hall or not hall["lineup"] or not any(m and m[0].seq for m in matches):
+            continue
+        rows = halls.rules(hall["kind"]).standings(hall["plan"], halls.summaries(hall))
+        teams = tuple(TeamResult(team=n, name=hall["players"][row["player"]], rank=row["rank"],
+                                 score=float(row.get("points") or 0),
+                                 students=(hall["lineup"][row["player"]],))
+                      for n, row in enumerate(rows, start=1))
+        first = matches[0][1]
+        out.append(GameSummary(game_id=games[0]["game_id"], name=hall["name"],
+                               date=first.created_at.date().isoformat(),
+                               over=all(m[0].over for m in matches if m), kept=False,
+                               teams=teams))
     return out
 
 

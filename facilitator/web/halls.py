@@ -3,10 +3,11 @@ Hive tournament's boards), made from a pasted list or a class; the teacher's hal
 and the hall's projector. What each screen shows comes from the hall rules' views."""
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
+                   render_template, url_for)
 
-from ..extensions import database
+from ..extensions import database, store
+from ..results.halls import file_name, hall_xlsx, records_zip, standings_csv
 from ..games import Refusal, kind, names
 from ..services.halls import create_hall, halls
 from ..store.classes import list_classes
@@ -81,6 +82,40 @@ def hall_data(hall_id: int):
     return jsonify(ok=True, hall={k: v for k, v in found.items() if k != "plan"},
                    games=[_links(game) for game in halls().games_of(hall_id)],
                    standings=halls().standings(hall_id))
+
+
+def _game_lines(hall_id: int) -> list[dict]:
+    """Each game of the hall with its players and result, as the exports list them."""
+    lines = []
+    for game in halls().games_of(hall_id):
+        match, row = store.current(game["game_id"])
+        seats = match.seats() if hasattr(match, "seats") else []
+        lines.append({**game, "players": [seat["name"] for seat in seats], "over": row.over,
+                      "result": row.winner})
+    return lines
+
+
+@bp.route("/console/halls/<int:hall_id>/export/<string:what>")
+@gm_required
+def export(hall_id: int, what: str):
+    """The hall's downloads: ``standings.csv``, ``hall.xlsx``, ``records.zip``."""
+    found = halls().hall(hall_id)
+    if found is None or what not in ("standings.csv", "hall.xlsx", "records.zip"):
+        abort(404)
+    lang = getattr(g, "lang", "es")
+    name = file_name(found["name"])
+    if what == "standings.csv":
+        body = standings_csv(found, halls().standings(hall_id), lang)
+        mimetype = "text/csv; charset=utf-8"
+    elif what == "hall.xlsx":
+        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id), lang)
+        mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    else:
+        body = records_zip([(game["key"], store.record(game["game_id"]))
+                            for game in halls().games_of(hall_id)])
+        mimetype = "application/zip"
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f"attachment; filename={name}-{what}"})
 
 
 @bp.post("/console/halls/<int:hall_id>/delete")

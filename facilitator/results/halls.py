@@ -1,0 +1,74 @@
+"""A hall's downloads: its standings as CSV and .xlsx, and every game's record in one zip
+(each its kind's own format, replayable with ``facilitator replay``)."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+
+from ..classes.exports import _csv, _sheet
+
+WORDS = {
+    "es": {"rank": "Puesto", "name": "Nombre", "points": "Puntos", "standings": "Clasificación",
+           "games": "Juegos", "game": "Juego", "key": "Mesa", "players": "Jugadores",
+           "over": "Terminado", "result": "Resultado", "yes": "sí", "no": "no"},
+    "en": {"rank": "Rank", "name": "Name", "points": "Points", "standings": "Standings",
+           "games": "Games", "game": "Game", "key": "Table", "players": "Players",
+           "over": "Over", "result": "Result", "yes": "yes", "no": "no"},
+}
+
+
+def _words(lang: str) -> dict:
+    return WORDS["es" if (lang or "").lower().startswith("es") else "en"]
+
+
+def standings_rows(hall: dict, standings: list[dict], lang: str = "es") -> tuple[list, list]:
+    """The standings' header and rows: rank, name, points (a number, as a spreadsheet
+    adds it up)."""
+    words = _words(lang)
+    rows = [[row["rank"], hall["players"][row["player"]], row.get("points")]
+            for row in standings]
+    return [words["rank"], words["name"], words["points"]], rows
+
+
+def games_rows(games: list[dict], lang: str = "es") -> tuple[list, list]:
+    """One row per game of the hall: its place, name, players, whether it is over and
+    its result as the game states it (its winner column)."""
+    words = _words(lang)
+    rows = [[game["key"], game["name"], ", ".join(game.get("players") or ()),
+             words["yes"] if game.get("over") else words["no"], game.get("result") or ""]
+            for game in games]
+    return [words["key"], words["game"], words["players"], words["over"], words["result"]], rows
+
+
+def standings_csv(hall: dict, standings: list[dict], lang: str = "es") -> str:
+    """The hall's standings as CSV (text cells neutralised against formulas)."""
+    return _csv(*standings_rows(hall, standings, lang))
+
+
+def hall_xlsx(hall: dict, standings: list[dict], games: list[dict], lang: str = "es") -> bytes:
+    """The standings and the games as an .xlsx workbook."""
+    from openpyxl import Workbook
+    words = _words(lang)
+    book = Workbook()
+    _sheet(book, words["standings"], *standings_rows(hall, standings, lang), first=True)
+    _sheet(book, words["games"], *games_rows(games, lang))
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def file_name(text: str) -> str:
+    """``text`` as a file name every system keeps (letters, digits, dashes)."""
+    return re.sub(r"[^\w-]+", "-", text, flags=re.ASCII).strip("-")[:60] or "hall"
+
+
+def records_zip(records: list[tuple[str, dict]]) -> bytes:
+    """A zip of the games' records: ``(key, record)`` each as ``<key>.json``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for key, record in records:
+            archive.writestr(f"{file_name(key)}.json",
+                             json.dumps(record, ensure_ascii=False, indent=1))
+    return out.getvalue()

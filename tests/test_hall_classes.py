@@ -1,0 +1,95 @@
+"""A hall made from a class counts in the class's league and participation (issues 37
+and 38): each student played as a "team" of one, ranked by the hall rules' standings.
+The toy counter's hall (tests/counter_game.py) stands for la colmena and Hive."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from facilitator import create_app
+from facilitator.extensions import database, store
+from facilitator.games import MODULES, Role
+from facilitator.services.halls import halls
+
+NAMES = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz"]
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    monkeypatch.setitem(MODULES, "counter", "counter_game")
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/halls.db", "TESTING": True,
+                      "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
+                      "SAMPLE_BANK": str(tmp_path / "none.csv")})
+    store.forget()
+    yield app
+    store.forget()
+    database.engine.dispose()
+
+
+@pytest.fixture
+def gm(app):
+    client = app.test_client()
+    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
+    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
+    return client
+
+
+def test_a_class_hall_ranks_each_student_in_the_league(app, gm):
+    made = gm.post("/console/classes", json={"name": "2.º A"})
+    class_id = made.json["id"]
+    students = gm.post(f"/console/classes/{class_id}/students",
+                       json={"text": "\n".join(NAMES)}).json["students"]
+    absent = [s["id"] for s in students if s["name"] == "Dani Sanz"]
+    answer = gm.post("/console/halls", json={"kind": "counter", "class_id": class_id,
+                                             "absent": absent, "settings": {"target": 3}})
+    assert answer.status_code == 200 and answer.json["ok"], answer.json
+    with app.app_context():
+        games = halls().games_of(answer.json["hall_id"])
+        assert [g["key"] for g in games] == ["1.1"]          # three present: one pair
+        game_id = games[0]["game_id"]
+
+        def add(seat, n):
+            store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": n},
+                                                            Role.of_seat(seat), 0.0))
+        add(1, 2)
+        add(2, 1)                                          # count 3: seat 2 (Bea) wins
+    league = gm.get(f"/console/classes/{class_id}/league.json").json["league"]
+    assert [g["name"] for g in league["games"]] == ["2.º A"]
+    rows = {r["name"]: r for r in league["students"]}
+    assert rows["Bea Gil"]["rank"] == 1 and rows["Bea Gil"]["per_game"][0] is not None
+    assert rows["Dani Sanz"]["per_game"] == [None]            # absent: not in the hall
+    assert rows["Carla Ruiz"]["per_game"][0] is not None      # present, sat out the round
+    present = gm.get(f"/console/classes/{class_id}/participation.json").json["participation"]
+    by_name = {r["name"]: r for r in present["students"]}
+    assert by_name["Ana Díaz"]["games_present"] == 1 and by_name["Dani Sanz"]["games_present"] == 0
+
+
+def test_a_halls_downloads_hold_its_standings_and_every_record(app, gm):
+    import io
+    import json
+    import zipfile
+
+    from openpyxl import load_workbook
+    answer = gm.post("/console/halls", json={"kind": "counter", "name": "Sala =1+1",
+                                             "players": "Ana\nBea\n=HYPERLINK(\"x\")\nDani\n",
+                                             "settings": {"target": 3}})
+    assert answer.json["ok"], answer.json
+    hall_id = answer.json["hall_id"]
+    with app.app_context():
+        game_id = halls().games_of(hall_id)[0]["game_id"]
+        store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": 2}, Role.of_seat(1), 0.0))
+        store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": 1}, Role.of_seat(2), 0.0))
+    csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv")
+    assert csv.status_code == 200
+    lines = csv.get_data(as_text=True).splitlines()
+    assert lines[0] == "Puesto,Nombre,Puntos" and lines[1] == "1,Bea,1"
+    assert "'=HYPERLINK" in csv.get_data(as_text=True)        # never a formula
+    book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx").data))
+    assert [c.value for c in book.worksheets[1][2]][:2] == ["1.1", "Ronda 1, mesa 1"]
+    archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
+    assert sorted(archive.namelist()) == ["1-1.json", "1-2.json"]
+    record = json.loads(archive.read("1-1.json"))
+    assert record["format"] == "counter/1" and len(record["actions"]) == 2
+    assert gm.get(f"/console/halls/{hall_id}/export/other.txt").status_code == 404
