@@ -7,6 +7,7 @@ the game's match and sends each audience the view the match gives it.
 """
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -120,11 +121,20 @@ class LiveGames:
         return {"ok": True, "seq": result.played[-1] if result.played else result.row.seq}
 
     def clock_due(self, game_id: int) -> bool:
-        """A game's deadline passed: its clock acts. True if anything changed."""
+        """A game's deadline passed: its clock acts. True if anything changed.
+
+        A game whose ``due`` searches (a computer player's move: ``due_searches``) is
+        asked on a copy of its match, in a thread of its own and outside the game's lock,
+        so that the other games' screens do not wait for the search; the move is played
+        only if the game has not moved meanwhile."""
         now = self.clock()
+        planned = self._searched(game_id, now)
 
         def change(c: Change) -> None:
-            action = c.match.due(now)
+            if planned is not None and c.match.seq != planned[0]:
+                c.unchanged = True               # moved meanwhile: the next tick decides
+                return
+            action = planned[1] if planned is not None else c.match.due(now)
             if action is None:
                 c.unchanged = True
                 return
@@ -136,6 +146,16 @@ class LiveGames:
         if not result.unchanged:
             self.broadcast(game_id, (result.match, result.row))
         return bool(result.played)
+
+    def _searched(self, game_id: int, now: float) -> tuple[int, object] | None:
+        """``(seq, action)``: what a searching game's clock would play, found on a copy of
+        its match off the event loop; None for a game whose ``due`` is quick."""
+        loaded = self.store.current(game_id)
+        if loaded is None or not getattr(loaded[0], "due_searches", False):
+            return None
+        match = loaded[0]
+        twin = copy.deepcopy(match)
+        return match.seq, in_thread(twin.due, now)
 
     def show_league(self, game_id: int, shown: bool) -> dict:
         """The GM shows (or hides) the class's league on a class game's projector: a
@@ -487,6 +507,19 @@ class LiveGames:
             self._devices_due.pop(game_id, None)
         self.presence.forget_game(game_id)
         self.store.forget_game(game_id)
+
+
+def in_thread(function, *args):
+    """``function(*args)`` in a thread of its own (gevent's pool under gevent, so the
+    event loop goes on meanwhile); its result."""
+    try:
+        from gevent import get_hub
+        from gevent.monkey import is_module_patched
+    except ImportError:        # pragma: no cover - gevent is a dependency
+        return function(*args)
+    if not is_module_patched("threading"):
+        return function(*args)               # threading mode: already off the loop
+    return get_hub().threadpool.apply(function, args)
 
 
 def _seat_count(match) -> int:
