@@ -63,7 +63,8 @@ def _lone_surrogate(value: object, depth: int = 0) -> bool:
 
 
 #: The fields each client event's payload may hold (docs/protocol.md): any other is refused.
-FIELDS = {"act": ("id", "action"), "sync": ("seq",), "draft": ("for", "key", "text", "writer")}
+FIELDS = {"act": ("id", "action"), "sync": ("seq",), "draft": ("for", "key", "text", "writer"),
+          "hall": ("do", "keys")}
 
 
 def _unknown_field(event: str, payload: dict, fields=None) -> dict | None:
@@ -243,6 +244,8 @@ def register(socketio) -> None:
             return _refusal("auth", "the console's session has ended: log in again")
         if not isinstance(payload, dict) or not isinstance(payload.get("do"), str):
             return _refusal("format", 'send {"do": ...}')
+        if (unknown := _unknown_field("hall", payload)) is not None:
+            return unknown
         if not flood().allow("hall", audience, request.sid):
             return _refusal("rate", "too many 'hall' events from this device: wait a moment")
         try:

@@ -259,7 +259,7 @@ def test_connections_are_refused_as_documented(table):
     assert refused(server, {"role": "projector", "watch": "NOPE"}) == (
         "auth: unknown projector code")
     assert refused(server, {"role": "referee"}) == (
-        "auth: say who you are: role gm, team or projector")
+        "auth: say who you are: role gm, team, table or projector")
 
 
 # -- act ---------------------------------------------------------------------------------
