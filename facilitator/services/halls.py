@@ -25,7 +25,7 @@ def create_hall(data: object) -> int:
     kind_name, name = data.get("kind"), data.get("name") or ""
     if not isinstance(kind_name, str) or not isinstance(name, str):
         raise Refusal("format", "kind and name are text")
-    settings = data.get("settings") or {}
+    settings = data.get("settings", {})
     if not isinstance(settings, dict):
         raise Refusal("format", "settings is an object")
     seed = data.get("seed")

@@ -1,4 +1,5 @@
-"""A hall made from a class counts in the class's league and participation (issues 37
+"""Halls through the console (issues 37 and 38), on SQLite and PostgreSQL: a hall made
+from a class counts in the class's league and participation (issues 37
 and 38): each student played as a "team" of one, ranked by the hall rules' standings.
 The toy counter's hall (tests/counter_game.py) stands for la colmena and Hive."""
 from __future__ import annotations
@@ -15,17 +16,26 @@ from facilitator.services.halls import halls
 NAMES = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz"]
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
+@pytest.fixture(params=["sqlite", "postgres"])
+def app(request, tmp_path, monkeypatch):
+    """The app on a SQLite file and on a fresh PostgreSQL database (halls alike on both)."""
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     monkeypatch.setitem(MODULES, "counter", "counter_game")
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/halls.db", "TESTING": True,
+    drop = None
+    if request.param == "postgres":
+        from services import fresh_postgres_database
+        url, drop = fresh_postgres_database()
+    else:
+        url = f"sqlite:///{tmp_path}/halls.db"
+    app = create_app({"DATABASE_URL": url, "TESTING": True,
                       "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
                       "SAMPLE_BANK": str(tmp_path / "none.csv")})
     store.forget()
     yield app
     store.forget()
     database.engine.dispose()
+    if drop is not None:
+        drop()
 
 
 @pytest.fixture
@@ -93,3 +103,31 @@ def test_a_halls_downloads_hold_its_standings_and_every_record(app, gm):
     record = json.loads(archive.read("1-1.json"))
     assert record["format"] == "counter/1" and len(record["actions"]) == 2
     assert gm.get(f"/console/halls/{hall_id}/export/other.txt").status_code == 404
+
+
+@pytest.mark.parametrize("body, rule, says", [
+    (None, "format", "object"),
+    ({"kind": "partida", "players": "Ana\nBea"}, "format", "not played by a whole class"),
+    ({"kind": "nada", "players": "Ana\nBea"}, "format", "no game 'nada'"),
+    ({"kind": "counter", "players": "Ana"}, "H1", "two players"),
+    ({"kind": "counter", "players": "Ana\nBea\x07\n"}, "format", "control character"),
+    ({"kind": "counter", "players": "\n".join(["Ana"] * 39 + ["Bea; b@x; 1; 2"])}, "format",
+     "line 40"),
+    ({"kind": "counter", "players": 7}, "format", "one per line"),
+    ({"kind": "counter", "class_id": 999, "players": ""}, "format", "no such class"),
+    ({"kind": "counter", "players": "Ana\nBea", "settings": []}, "format", "settings"),
+    ({"kind": "counter", "players": "Ana\nBea", "seed": "x"}, "format", "seed"),
+])
+def test_a_hall_refused_says_what_and_where_and_makes_nothing(app, gm, body, rule, says):
+    answer = gm.post("/console/halls", json=body)
+    assert answer.status_code == 400 and answer.json["ok"] is False
+    assert answer.json["error"] == rule and says in answer.json["message"]
+    with app.app_context():
+        assert halls().listing() == [] and store.listing() == []
+
+
+def test_a_hall_page_or_download_of_no_hall_is_a_404_page(gm):
+    for path in ("/console/halls/99", "/console/halls/99.json", "/console/halls/99/export/standings.csv",
+                 "/halls/NOSUCHCODE"):
+        assert gm.get(path).status_code == 404, path
+    assert gm.post("/console/halls/99/delete").status_code == 404
