@@ -131,3 +131,19 @@ def test_a_hall_page_or_download_of_no_hall_is_a_404_page(gm):
                  "/halls/NOSUCHCODE"):
         assert gm.get(path).status_code == 404, path
     assert gm.post("/console/halls/99/delete").status_code == 404
+
+
+def test_a_halls_results_page_ranks_its_players_and_lists_its_games(app, gm):
+    answer = gm.post("/console/halls", json={"kind": "counter", "name": "Martes",
+                                             "players": "Ana\nBea\nCarla\nDani\n",
+                                             "settings": {"target": 3}})
+    hall_id = answer.json["hall_id"]
+    with app.app_context():
+        game_id = halls().games_of(hall_id)[1]["game_id"]
+        store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": 2}, Role.of_seat(1), 0.0))
+        store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": 2}, Role.of_seat(2), 0.0))
+    page = gm.get(f"/console/halls/{hall_id}/results").get_data(as_text=True)
+    standings = page.split('data-testid="hall-standings"')[1].split("</table>")[0]
+    assert standings.index("Dani") < standings.index("Ana")     # Dani won table 1.2
+    games = page.split('data-testid="hall-results-games"')[1].split("</table>")[0]
+    assert "Ana, Bea" in games and "sigue en juego" in games and "Carla, Dani" in games

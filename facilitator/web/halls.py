@@ -95,6 +95,23 @@ def _game_lines(hall_id: int) -> list[dict]:
     return lines
 
 
+@bp.route("/console/halls/<int:hall_id>/results")
+@gm_required
+def results(hall_id: int):
+    """The hall's results: standings, each game's result, the debrief, the downloads."""
+    found = halls().hall(hall_id)
+    if found is None:
+        abort(404)
+    use_game_language(found["settings"])
+    rules = halls().rules(found["kind"])
+    debrief = getattr(rules, "debrief", None)
+    return render_template(
+        "console/hall_results.html", hall=found, standings=halls().standings(hall_id),
+        games=[_links(game) for game in _game_lines(hall_id)],
+        debrief=debrief(found["plan"], halls().summaries(found), getattr(g, "lang", "es"))
+        if debrief else [])
+
+
 @bp.route("/console/halls/<int:hall_id>/export/<string:what>")
 @gm_required
 def export(hall_id: int, what: str):
