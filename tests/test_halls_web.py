@@ -147,3 +147,16 @@ def test_a_halls_results_page_ranks_its_players_and_lists_its_games(app, gm):
     assert standings.index("Dani") < standings.index("Ana")     # Dani won table 1.2
     games = page.split('data-testid="hall-results-games"')[1].split("</table>")[0]
     assert "Ana, Bea" in games and "sigue en juego" in games and "Carla, Dani" in games
+
+
+def test_a_halls_games_say_when_each_last_moved(app, gm):
+    import time
+    hall_id = gm.post("/console/halls", json={"kind": "counter", "players": "Ana\nBea\nCarla\nDani",
+                                              "settings": {"target": 3}}).json["hall_id"]
+    before = time.time()
+    with app.app_context():
+        game_id = halls().games_of(hall_id)[0]["game_id"]
+        store.transact(game_id, "team", lambda c: c.act({"do": "add", "n": 1}, Role.of_seat(1), 0.0))
+    games = gm.get(f"/console/halls/{hall_id}.json").json["games"]
+    assert before <= games[0]["acted_at"] <= time.time()
+    assert games[1]["acted_at"] is None                        # not begun

@@ -125,18 +125,21 @@ class Halls:
 
     def games_of(self, hall_id: int) -> list[dict]:
         """The games of hall ``hall_id`` in play order: ``{"key", "game_id", "name",
-        "table_code", "claims"}`` (the code of the table's screen and chooser, if it has
-        one; the device holding each personal seat)."""
+        "table_code", "claims", "acted_at"}`` (the code of the table's screen and chooser,
+        if it has one; the device holding each personal seat; when its last action was
+        accepted, epoch seconds: how long a table has been waiting)."""
         with self.database.read() as connection:
             rows = connection.execute(
-                select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims)
+                select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims,
+                       GameRow.acted_at)
                 .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
             codes = dict(connection.execute(
                 select(JoinCodeRow.game_id, JoinCodeRow.code)
                 .join(GameRow, GameRow.id == JoinCodeRow.game_id)
                 .where(GameRow.hall_id == hall_id, JoinCodeRow.team == 0)).all())
         return [{"key": r.hall_key, "game_id": r.id, "name": r.name,
-                 "table_code": codes.get(r.id), "claims": dict(r.claims or {})} for r in rows]
+                 "table_code": codes.get(r.id), "claims": dict(r.claims or {}),
+                 "acted_at": r.acted_at} for r in rows]
 
     def hall_of_game(self, game_id: int) -> int | None:
         """The hall game ``game_id`` is played in, or None."""
