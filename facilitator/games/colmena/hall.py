@@ -69,9 +69,9 @@ class ColmenaHall:
     def bounds(self) -> dict:
         """The hall's settings: whether one player plays alone (C-A3)."""
         return {"solo": {"default": False,
-                         "note": "the last player of the list plays alone (C-A3)"},
-                "players": {"min": 2, "min_solo": 1, "max": MAX_HALL_PLAYERS,
-                            "table_min": 2, "table_max": MAX_PLAYERS}}
+                         "note": "the last player of the list plays alone (C-A3); the others "
+                                 f"sit at tables of 2 to {MAX_PLAYERS} (C-A2), "
+                                 f"{MAX_HALL_PLAYERS} players at most (C-A1)"}}
 
     def plan(self, players: list[str], settings: dict, seed: int) -> dict:
         """The tables for ``players`` (C-A1..C-A4); a Refusal naming the rule when these
