@@ -81,7 +81,11 @@
 
   function bell(view) {
     const on = view.tables.filter((tb) => !tb.over).length;
-    if (!on) return h('p', { class: 'ch-done', testid: 'hall-all-over' }, t('colmenahall.all_over'));
+    if (!on) {
+      return h('p', { class: 'ch-done', testid: 'hall-all-over' }, t('colmenahall.all_over'), ' ',
+        h('a', { class: 'button', href: '/console/halls/' + page.hall + '/results', testid: 'hall-results' },
+          t('hall.results')));
+    }
     if (!confirming) {
       return h('button', { type: 'button', class: 'bad ch-bell', testid: 'hall-bell',
         onclick: () => { confirming = true; draw(); focus('hall-bell-yes'); } }, t('colmenahall.bell'));
