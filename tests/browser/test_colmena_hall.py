@@ -201,3 +201,39 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
     finally:
         for console in consoles.values():
             console.sio.disconnect()
+
+
+def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens):
+    """Sixty students sit at fifteen tables (C-A2): every tile on the projector, its
+    number and score readable, nothing cut off; the ended tables keep their headline."""
+    from playwright.sync_api import expect
+    server = hall_server
+    http = server.gm_session()
+    names = [f"Estudiante {n}" for n in range(1, 61)]
+    made = http.post(server.url + "/console/halls",
+                     json={"kind": "colmena", "players": "\n".join(names), "seed": 2},
+                     timeout=10).json()
+    assert made["ok"], made
+    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
+    watch = page.split("/halls/")[1].split('"')[0]
+    games = http.get(f"{server.url}/console/halls/{made['hall_id']}.json", timeout=10).json()["games"]
+    assert len(games) == 15
+    ended = Console(server, http, games[0]["game_id"])
+    try:
+        assert ended.sio.call("act", {"id": "end", "action": {"do": "end_game"}}, timeout=10)["ok"]
+    finally:
+        ended.sio.disconnect()
+    for size in PROJECTORS:
+        room = screens.page(f"room-sixty-{size['width']}", size)
+        room.goto(f"{server.url}/halls/{watch}")
+        expect(room.locator("[data-testid^=room-table-]")).to_have_count(15)
+        expect(room.get_by_test_id("room-tier-1.1")).to_be_visible()
+        assert_fits(room, ["[data-testid^=room-table-]", ".ch-num", ".ch-said .ch-head", ".ch-state"],
+                    apart=["[data-testid^=room-table-]"])
+        overflow = room.evaluate("""() => [...document.querySelectorAll('.ch-tile-in')]
+            .filter((el) => el.scrollHeight > el.clientHeight + 1).length""")
+        assert overflow == 0, "a tile's text is cut off"
+        assert font(room, ".ch-num") >= size["height"] / 20
+        assert font(room, ".ch-tile h2") >= size["height"] / 48
+        assert axe(room) == []
+        screens.shot(room, f"projector-{size['width']}-sixty", full_page=False)
