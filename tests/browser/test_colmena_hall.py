@@ -77,6 +77,10 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
     form.goto(server.url + "/console/halls/new")
     form.get_by_test_id("hall-kind-colmena").check()
     expect(form.get_by_test_id("hall-setting-solo")).not_to_be_checked()   # the kind's bounds
+    expect(form.locator("label", has=form.get_by_test_id("hall-setting-solo"))).to_contain_text(
+        catalog("es-ES")["colmenahall.setting.solo"])
+    assert axe(form) == []
+    screens.shot(form, "form")
     form.get_by_test_id("hall-name-input").fill("Jueves 2.º B")
     form.get_by_test_id("hall-players").fill("\n".join(NINE))
     form.get_by_test_id("hall-create").click()

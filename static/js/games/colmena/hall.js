@@ -65,7 +65,7 @@
       h('p', { class: 'ch-score' }, h('span', { class: 'ch-points', testid: 'hall-score-' + key }, L.num(table.total)),
         ' ', h('span', { class: 'muted' }, table.over ? t('colmenahall.total') : t('colmenahall.score')))),
     h('p', { class: 'ch-step', testid: 'hall-step-' + key }, h('strong', null, step),
-      table.over ? '' : ' · ' + t('colmenahall.turn', { n: L.num(table.turn) })),
+      table.over || !table.turn ? '' : ' · ' + t('colmenahall.turn', { n: L.num(table.turn) })),
     who ? h('p', { class: 'ch-who', testid: 'hall-who-' + key }, who) : '',
     table.over && table.tier ? h('p', { class: 'ch-tier', testid: 'hall-tier-' + key }, t('colmenahall.result.' + table.tier)) : '',
     wait ? waitLine(key, wait) : '',
