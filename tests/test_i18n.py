@@ -16,7 +16,9 @@ from facilitator.i18n import LANGUAGES, catalog, format_date, pick_language
 
 I18N = Path(__file__).resolve().parents[1] / "facilitator" / "i18n"
 GLOSSARY = json.loads((I18N / "glossary.json").read_text(encoding="utf-8"))
-PARTS = ("", "banks.", "results.")          # es.json, banks.es.json, results.es.json...
+#: es.json, banks.es.json, results.es.json, colmenahall.es.json...: every catalog file
+#: ("*es.json" does not match es-ES.json)
+PARTS = tuple(sorted({path.name[:-len("es.json")] for path in I18N.glob("*es.json")}))
 
 
 def part(prefix: str, lang: str) -> dict[str, str]:

@@ -7,6 +7,7 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
                    render_template, url_for)
 
 from ..extensions import database, store
+from ..resources import data_path
 from ..results.halls import file_name, hall_xlsx, records_zip, standings_csv
 from ..games import Refusal, kind, names
 from ..services.halls import create_hall, halls
@@ -28,6 +29,13 @@ def hall_kinds() -> list[dict]:
     return found
 
 
+def hall_styles(kind_name: str) -> str | None:
+    """The address of a kind's hall screens' own styles (``static/css/<kind>hall.css``),
+    or None when it brings none."""
+    name = f"css/{kind_name}hall.css"
+    return url_for("static", filename=name) if (data_path("static") / name).is_file() else None
+
+
 def _links(game: dict) -> dict:
     """A hall game's addresses: its console, and its table's code, join address and QR."""
     code = game.get("table_code")
@@ -42,8 +50,10 @@ def _links(game: dict) -> dict:
 def new_hall():
     """The form that makes a hall: the game, its name, who plays (a pasted list or a
     class's students present) and the hall's settings."""
-    return render_template("console/hall_new.html", kinds=hall_kinds(),
-                           classes=list_classes(database))
+    kinds = hall_kinds()
+    return render_template("console/hall_new.html", kinds=kinds,
+                           classes=list_classes(database),
+                           kind_prefixes=tuple(k["kind"] + "hall." for k in kinds))
 
 
 @bp.post("/console/halls")
@@ -68,6 +78,7 @@ def hall(hall_id: int):
     return render_template(
         "console/hall.html", hall=found, games=games,
         watch_url=public_base() + url_for("halls.projector", watch=found["watch_code"]),
+        hall_css=hall_styles(found["kind"]),
         script=url_for("team.screen_script", game=found["kind"], name="hall.js"))
 
 
@@ -156,6 +167,7 @@ def projector(watch: str):
     use_game_language(found["settings"])
     return render_template("games/screen.html", kind_prefix=found["kind"] + ".", role="hall_watcher", token=None, watch=watch,
                            game_id=found["id"], seat=None, game_name=found["name"],
-                           seat_name=found["name"],
+                           seat_name=found["name"], hall_prefix=found["kind"] + "hall.",
+                           hall_css=hall_styles(found["kind"]),
                            script=url_for("team.screen_script", game=found["kind"],
                                           name="hall_watcher.js"))

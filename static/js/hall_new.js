@@ -62,6 +62,9 @@
   }
 
   function label(name) {
+    // A game's own hall settings are named in its catalog (``<kind>hall.setting.<name>``).
+    const own = chosen().kind + 'hall.setting.' + name;
+    if (L.has(own)) return L.t(own);
     return L.has('hall.setting.' + name) ? L.t('hall.setting.' + name) : name;
   }
 

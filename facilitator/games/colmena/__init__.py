@@ -14,7 +14,9 @@ True
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 
+from ...resources import data_path
 from ..protocol import Refusal
 from .deal import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS
 from .deck import DEFAULT, Deck
@@ -33,6 +35,11 @@ class ColmenaKind:
     record_format = FORMAT
     #: Client events its screens send besides ``act`` and ``sync``: none.
     events: dict = {}
+    #: The folder its screens' scripts are served from (``/games/colmena/<role>.js``): a
+    #: phone's hand, the table's board, the teacher's console, the projector.
+    screens_folder: Path = data_path("static") / "js" / "games" / "colmena"
+    #: No page of its own: the generic game screen loads the scripts above.
+    pages: dict = {}
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
@@ -100,4 +107,7 @@ class ColmenaKind:
 
 from .live import ColmenaLive  # noqa: E402  (the live table, after the rules it wraps)
 
+from .hall import ColmenaHall  # noqa: E402  (a whole class at once, tables of this game)
+
 KIND = ColmenaKind()
+KIND.hall = ColmenaHall()

@@ -1,0 +1,219 @@
+"""La colmena for a whole class at once: a table of 2 to 4 per group, all playing one round
+in the same room (the rules of section "A class at once (C-A)" of docs/colmena.md).
+
+``ColmenaHall`` is the game's ``HallRules``: pure, as the game is. Its plan seats the
+players at tables (C-A2: the fewest tables of at most 4, sizes differing by at most one;
+C-A3: one player alone when the teacher asks for a solo seat), drawn with the hall's
+seed so that a plan is made again the same (C-A4); each table is an ordinary game of la
+colmena. The hall's screens read each table's ``summary``; every player of a table gets
+the table's score (C-A7, the game is cooperative).
+
+>>> hall = ColmenaHall()
+>>> plan = hall.plan(["Ana", "Bea", "Carla", "Dani", "Eli"], {}, seed=7)
+>>> [len(table) for table in plan["tables"]]
+[3, 2]
+>>> [game["name"] for game in hall.round_games(plan)]
+['Mesa 1', 'Mesa 2']
+"""
+from __future__ import annotations
+
+import random
+
+from ..protocol import GM, Refusal, Role
+from .deal import MAX_PLAYERS
+from .events import HandDiscarded
+from .record import MAX_NAME
+from .scoring import message_of
+from .state import OVER
+
+#: The hall's only round (C-A5).
+ROUND = 1
+#: Players in one hall at most (the store's bound, restated for the form).
+MAX_HALL_PLAYERS = 200
+
+
+def table_sizes(players: int) -> list[int]:
+    """The sizes of the tables for ``players`` seated in groups (C-A2): the fewest tables
+    of at most 4, sizes differing by at most one, the larger ones first.
+
+    >>> table_sizes(11), table_sizes(5), table_sizes(2)
+    ([4, 4, 3], [3, 2], [2])
+    """
+    if players < 2:
+        return []
+    tables = -(-players // MAX_PLAYERS)
+    small, larger = divmod(players, tables)
+    return [small + 1] * larger + [small] * (tables - larger)
+
+
+def seat_name(name: str) -> str:
+    """A player's name as a table shows it: a name longer than a table's seat takes is
+    shortened with an ellipsis (C-A1); the hall keeps it whole."""
+    name = name.strip()
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
+
+
+def _solo_setting(settings: dict) -> bool:
+    unknown = sorted(set(settings) - {"solo"})
+    if unknown:
+        raise Refusal("format", f"unknown setting {unknown[0]!r} for a hall of la colmena"[:120])
+    solo = settings.get("solo", False)
+    if not isinstance(solo, bool):
+        raise Refusal("C-A3", "the solo seat is asked for or not (true or false)")
+    return solo
+
+
+class ColmenaHall:
+    """How a class plays la colmena at once (the protocol's HallRules)."""
+
+    def bounds(self) -> dict:
+        """The hall's settings: whether one player plays alone (C-A3)."""
+        return {"solo": {"default": False,
+                         "note": "the last player of the list plays alone (C-A3); the others "
+                                 f"sit at tables of 2 to {MAX_PLAYERS} (C-A2), "
+                                 f"{MAX_HALL_PLAYERS} players at most (C-A1)"}}
+
+    def plan(self, players: list[str], settings: dict, seed: int) -> dict:
+        """The tables for ``players`` (C-A1..C-A4); a Refusal naming the rule when these
+        players and settings make none."""
+        if not isinstance(settings, dict):
+            raise Refusal("format", "a hall's settings are an object")
+        solo = _solo_setting(settings)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise Refusal("format", "the hall's seed is a whole number")
+        count = len(players)
+        if count > MAX_HALL_PLAYERS:
+            raise Refusal("C-A1", f"at most {MAX_HALL_PLAYERS} players in one hall; "
+                                  f"this list has {count}")
+        if solo and count == 2:
+            raise Refusal("C-A3", "with a solo seat the others sit at tables of 2 to 4: "
+                                  "1 player, or 3 or more")
+        if count < (1 if solo else 2):
+            raise Refusal("C-A1", "la colmena needs 2 players at least at each table "
+                                  f"(or a solo seat); this list has {count}")
+        rng = random.Random(seed)
+        grouped = list(range(count - 1 if solo else count))
+        rng.shuffle(grouped)
+        tables, start = [], 0
+        for size in table_sizes(len(grouped)):
+            tables.append(grouped[start:start + size])
+            start += size
+        if solo:
+            tables.append([count - 1])
+        return {"players": [str(p) for p in players], "solo": solo, "seed": seed,
+                "tables": tables, "seeds": [rng.randrange(2 ** 31) for _ in tables],
+                "deck": "default"}
+
+    def round_games(self, plan: dict) -> list[dict]:
+        """One game of la colmena per table, its players by seat and its own seed."""
+        names = plan["players"]
+        return [{"key": f"{ROUND}.{place}", "place": place, "round": ROUND,
+                 "name": f"Mesa {place}", "players": list(table),
+                 "settings": {"players": [seat_name(names[i]) for i in table]},
+                 "content": {"deck": plan["deck"], "seed": seed}}
+                for place, (table, seed) in enumerate(zip(plan["tables"], plan["seeds"]),
+                                                      start=1)]
+
+    def next_round(self, plan: dict, summaries: dict[str, dict]) -> dict:
+        """Refused: a hall of la colmena plays one round (C-A5)."""
+        raise Refusal("C-A5", "a hall of la colmena plays one round: every table plays "
+                              "its game to the end of the deck or the bell")
+
+    def summary(self, match) -> dict:
+        """One table as the hall's screens show it (C-A8): its step and who must act, the
+        score so far, the deck, the board, the talking penalties; the result once over."""
+        state, deck = match.state, match.deck
+        scored = match.score()
+        over = state.over
+        seat = None if over else state.seat if state.step != "first_task" else state.starter
+        completed = [{"card": row["card"], "name": {"es": deck.card(row["card"]).name_es,
+                                                    "en": deck.card(row["card"]).name},
+                      "points": row["points"]} for row in scored["completed"]]
+        return {
+            "players": list(state.players), "solo": state.solo,
+            "step": OVER if over else state.step, "turn": state.turn,
+            "seat": seat, "seat_name": state.players[seat - 1] if seat else None,
+            "total": scored["total"], "deck": len(state.deck), "board": len(state.board),
+            "open": len(scored["open"]), "completed": completed,
+            "hands": [len(hand) for hand in state.hands],
+            "penalties": sum(isinstance(event, HandDiscarded) for event in state.history),
+            "over": over, "ended_early": state.ended_early,
+            "tier": scored["tier"] if over else None,
+            "message": message_of(scored["tier"]) if over else None,
+            "breakdown": scored if over else None,
+        }
+
+    def _tables(self, plan: dict, summaries: dict[str, dict]):
+        for game in self.round_games(plan):
+            summary = summaries.get(game["key"])
+            if summary is not None:
+                yield game, summary
+
+    def view(self, plan: dict, summaries: dict[str, dict], audience: Role,
+             shown: list[str]) -> dict:
+        """The teacher's hall view (every table: step, whose turn, score, deck, board,
+        penalties, its players) or the projector's (each table's score so far and, once
+        over, its tier; no student's name): never a hand (C-A8)."""
+        teacher = audience.kind == GM
+        tables = []
+        for game, summary in self._tables(plan, summaries):
+            row = {"key": game["key"], "place": game["place"], "name": game["name"],
+                   "solo": summary["solo"], "total": summary["total"],
+                   "deck": summary["deck"], "board": summary["board"],
+                   "over": summary["over"], "ended_early": summary["ended_early"],
+                   "tier": summary["tier"], "message": summary["message"]}
+            if teacher:
+                row.update({key: summary[key] for key in (
+                    "players", "step", "turn", "seat", "seat_name", "open", "hands",
+                    "penalties")})
+                row["completed"] = len(summary["completed"])
+            tables.append(row)
+        return {"teacher": teacher, "round": ROUND, "tables": tables,
+                "over": bool(tables) and all(row["over"] for row in tables),
+                "players": len(plan["players"]), "shown": list(shown)}
+
+    def standings(self, plan: dict, summaries: dict[str, dict]) -> list[dict]:
+        """Every player with their table's score so far, best first, ties sharing a rank
+        (C-A7)."""
+        rows = []
+        for game, summary in self._tables(plan, summaries):
+            rows += [{"player": player, "points": summary["total"], "table": game["place"],
+                      "over": summary["over"]} for player in game["players"]]
+        rows.sort(key=lambda row: (-row["points"], row["table"], row["player"]))
+        for row in rows:
+            row["rank"] = 1 + sum(other["points"] > row["points"] for other in rows)
+        return rows
+
+    def bell(self, summary: dict) -> dict | None:
+        """The teacher's action that ends a table still on at the bell (C-A6: C-E3's
+        ``end_game``, scored as it stands); None for a table already over."""
+        return None if summary["over"] else {"do": "end_game"}
+
+    def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """Per table, the tasks it completed, by name in the page's language, with the
+        points each scored: a list the teacher can discuss with the class (C-A9)."""
+        names = "en" if lang == "en" else "es"
+        words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
+        parts = []
+        for game, summary in self._tables(plan, summaries):
+            items = [f"{task['name'][names]} ({_signed(task['points'])})"
+                     for task in summary["completed"]] or [words["none"]]
+            title = words["title"].format(place=game["place"], total=_signed(summary["total"]))
+            parts.append({"key": game["key"], "title": title, "items": items,
+                          "tasks": [task["card"] for task in summary["completed"]],
+                          "total": summary["total"], "tier": summary["tier"]})
+        return parts
+
+
+#: The debrief's words (C-A9): ``es`` serves both Spanish pages (nothing is addressed).
+DEBRIEF_WORDS = {
+    "es": {"title": "Mesa {place}: {total} puntos; tareas completadas",
+           "none": "Ninguna tarea completada"},
+    "en": {"title": "Table {place}: {total} points; tasks completed",
+           "none": "No task completed"},
+}
+
+
+def _signed(points: int) -> str:
+    # The typographic minus, as every page writes a negative number.
+    return str(points) if points >= 0 else f"\u2212{-points}"

@@ -1,0 +1,141 @@
+"""A hall of la colmena through the console (issue 37, item 3), on SQLite and PostgreSQL:
+made from a pasted list of 11 names or from a class, its tables ordinary games of la
+colmena, its results page (standings by table score, each table's tier, the completed
+tasks by name) and its downloads (standings CSV, .xlsx, every table's colmena/1 record,
+which replays to the same score)."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import zipfile
+
+import pytest
+
+from colmena_hall_play import legal_of, next_action
+from facilitator.extensions import store
+from facilitator.games import Role, kind
+from facilitator.services.halls import halls
+from test_halls_web import app, gm  # noqa: F401  (the app on SQLite and PostgreSQL, logged in)
+
+ELEVEN = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz", "Eli Mora", "Fran Vega",
+          "Gala Pons", "Hugo Saez", "Iris Cano", "Joel Ruiz", "Kira Font"]
+TEACHER = Role.gm()
+
+
+def act(game_id: int, action: dict) -> None:
+    store.transact(game_id, "gm", lambda c: c.act(action, TEACHER, 0.0))
+
+
+def play_to_the_end(game_id: int, seed: int, limit: int = 500) -> None:
+    """The teacher plays a table to the end of its deck (every action from the legal list)."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        match = store.current(game_id)[0]
+        if match.over:
+            return
+        act(game_id, next_action(legal_of(match), rng))
+    raise AssertionError("the table did not end")
+
+
+def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_agree(app, gm):
+    from openpyxl import load_workbook
+    answer = gm.post("/console/halls", json={"kind": "colmena", "name": "Martes 3.º B",
+                                             "players": "\n".join(ELEVEN) + "\n", "seed": 48151})
+    assert answer.status_code == 200 and answer.json["ok"], answer.json
+    hall_id = answer.json["hall_id"]
+    with app.app_context():
+        games = halls().games_of(hall_id)
+        assert [(g["key"], g["name"]) for g in games] == [("1.1", "Mesa 1"), ("1.2", "Mesa 2"),
+                                                           ("1.3", "Mesa 3")]
+        seated = [store.current(g["game_id"])[0].players for g in games]
+        assert [len(p) for p in seated] == [4, 4, 3]                    # C-A2
+        assert sorted(n for table in seated for n in table) == sorted(ELEVEN)
+        assert all(g["table_code"] for g in games)                      # each its own code
+        play_to_the_end(games[0]["game_id"], seed=1)
+        act(games[1]["game_id"], {"do": "end_game"})                    # ended at the bell
+        first = store.current(games[0]["game_id"])[0]
+        totals = [store.current(g["game_id"])[0].score()["total"] for g in games]
+    page = gm.get(f"/console/halls/{hall_id}")
+    assert page.status_code == 200 and "/games/colmena/hall.js" in page.get_data(as_text=True)
+    for script in ("hall.js", "hall_watcher.js"):
+        served = gm.get(f"/games/colmena/{script}")
+        served.close()
+        assert served.status_code == 200, script
+    # The results: everyone with their table's score, the tables, the completed tasks by name.
+    page = gm.get(f"/console/halls/{hall_id}/results?lang=es-ES").get_data(as_text=True)
+    standings = page.split('data-testid="hall-standings"')[1].split("</table>")[0]
+    assert all(name in standings for name in ELEVEN)
+    debrief = page.split('data-testid="hall-debrief"')
+    assert len(debrief) == 4                                            # one per table
+    for task in first.score()["completed"]:
+        assert first.deck.card(task["card"]).name_es in debrief[1]
+    assert "Ninguna tarea completada" in debrief[2] or first.score()["completed"] == []
+    tables = page.split('data-testid="hall-results-games"')[1].split("</table>")[0]
+    assert "sigue en juego" in tables                                   # table 3 still on
+    english = gm.get(f"/console/halls/{hall_id}/results?lang=en").get_data(as_text=True)
+    assert "Table 1: " in english
+    for task in first.score()["completed"]:
+        assert first.deck.card(task["card"]).name in english
+    # The standings CSV: a row per player, each with their table's total.
+    csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv?lang=es").get_data(as_text=True)
+    lines = csv.splitlines()
+    assert lines[0] == "Puesto,Nombre,Puntos" and len(lines) == 12
+    by_name = {line.rsplit(",", 2)[1]: int(line.rsplit(",", 1)[1]) for line in lines[1:]}
+    for players, total in zip(seated, totals):
+        assert {by_name[name] for name in players} == {total}
+    book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=es").data))
+    rows = [[c.value for c in row] for row in book.worksheets[1].iter_rows(min_row=2)]
+    assert [row[:2] for row in rows] == [["1.1", "Mesa 1"], ["1.2", "Mesa 2"], ["1.3", "Mesa 3"]]
+    assert rows[0][3] == "sí" and rows[2][3] == "no"
+    archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
+    assert sorted(archive.namelist()) == ["1-1.json", "1-2.json", "1-3.json"]
+    for name, total in zip(sorted(archive.namelist()), totals):
+        record = json.loads(archive.read(name))
+        assert record["format"] == "colmena/1"
+        assert kind("colmena").replay(record).score()["total"] == total   # replays exactly
+
+
+def test_a_class_makes_a_hall_of_its_students_present_with_a_solo_seat(app, gm):
+    made = gm.post("/console/classes", json={"name": "2.º A"})
+    class_id = made.json["id"]
+    students = gm.post(f"/console/classes/{class_id}/students",
+                       json={"text": "\n".join(ELEVEN[:8])}).json["students"]
+    absent = [s["id"] for s in students if s["name"] == "Hugo Saez"]
+    answer = gm.post("/console/halls", json={"kind": "colmena", "class_id": class_id,
+                                             "absent": absent, "settings": {"solo": True}})
+    assert answer.status_code == 200 and answer.json["ok"], answer.json
+    with app.app_context():
+        games = halls().games_of(answer.json["hall_id"])
+        seated = [store.current(g["game_id"])[0].players for g in games]
+        assert [len(p) for p in seated] == [3, 3, 1]                    # C-A3: 6 + the solo
+        assert seated[-1] == ("Gala Pons",)                             # the last present
+        assert "Hugo Saez" not in [n for table in seated for n in table]
+        for game in games:
+            act(game["game_id"], {"do": "end_game"})
+    league = gm.get(f"/console/classes/{class_id}/league.json").json["league"]
+    assert [g["name"] for g in league["games"]] == ["2.º A"]
+    rows = {r["name"]: r for r in league["students"]}
+    assert rows["Hugo Saez"]["per_game"] == [None]
+    assert rows["Gala Pons"]["per_game"][0] is not None
+    present = gm.get(f"/console/classes/{class_id}/participation.json").json["participation"]
+    assert {r["name"]: r["games_present"] for r in present["students"]}["Ana Díaz"] == 1
+
+
+@pytest.mark.parametrize("body, rule, says", [
+    ({"kind": "colmena", "players": "Ana"}, "C-A1", "2 players at least"),
+    ({"kind": "colmena", "players": "Ana\nBea", "settings": {"solo": True}}, "C-A3", "solo"),
+    ({"kind": "colmena", "players": "Ana\nBea", "settings": {"solo": "yes"}}, "C-A3", "true or false"),
+    ({"kind": "colmena", "players": "Ana\nBea", "settings": {"tables": 2}}, "format", "unknown setting"),
+])
+def test_a_colmena_hall_refused_names_its_rule_and_makes_nothing(app, gm, body, rule, says):
+    answer = gm.post("/console/halls", json=body)
+    assert answer.status_code == 400 and answer.json["error"] == rule, answer.json
+    assert says in answer.json["message"]
+    with app.app_context():
+        assert halls().listing() == [] and store.listing() == []
+
+
+def test_the_form_offers_la_colmena_with_its_solo_seat(gm):
+    page = gm.get("/console/halls/new").get_data(as_text=True)
+    assert 'data-testid="hall-kind-colmena"' in page and '"solo"' in page
