@@ -30,12 +30,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from ...resources import data_path
 from ..protocol import GM, SEAT, TABLE, WATCHER, Legal, Refusal, Role
 from .board import PASS, Board, NotEnabled
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
 from .pieces import COLOUR, KINDS, NAMES, PER_COLOUR, enabled, parse_game_type
-from .rules import IllegalMove, check
+from .rules import IllegalMove, check, stuck
 
 FORMAT = "hive/1"
 COLOUR_NAMES = ("white", "black")
@@ -458,6 +459,21 @@ class HiveMatch:
             else:
                 out["must_pass"] = False
                 out["destinations"] = self._destinations(moves)
+            out["stuck"] = self._stuck(out["destinations"])
+        return out
+
+    def _stuck(self, destinations: dict) -> dict[str, dict]:
+        # Each piece the mover could pick (a top piece of theirs, the next of each kind in
+        # hand) that has nowhere to go, with the rule that keeps it: a tap on it explains.
+        board = self.state.board
+        colour = board.colour
+        pickable = [stack[-1] for stack in board.stacks.values() if COLOUR[stack[-1]] == colour]
+        pickable += [p for p in board.hand(colour) if board.in_order(p)]
+        out = {}
+        for piece in sorted(pickable):
+            if NAMES[piece] not in destinations:
+                rule, message = stuck(board, piece)
+                out[NAMES[piece]] = {"rule": rule, "message": message}
         return out
 
     def _may_move(self, audience: Role) -> bool:
@@ -539,6 +555,10 @@ class HiveKind:
     record_format = FORMAT
     #: Client events its screens send besides ``act`` and ``sync``: none.
     events: dict = {}
+    #: Its screens (seat.js, table.js, gm.js, watcher.js, hall.js, hall_watcher.js and the
+    #: board they share) draw its views; it has no page of its own.
+    screens_folder = data_path("static") / "js" / "games" / "hive"
+    pages: dict = {}
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds (for set-up forms)."""
