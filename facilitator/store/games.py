@@ -532,7 +532,12 @@ class GameStore:
             found = kind(row.kind)
             settings, content = found.stored(held.match)
             record = found.record(settings, content, [], row.name)
-            held.budget = RecordBudget(record, held.match.seq, held.match.record()["actions"])
+            whole = held.match.record()
+            # A record that lists its actions (la partida's) counts them; one that writes
+            # its game otherwise (Hive's GameString) counts the record actions played.
+            stored = whole["actions"] if "actions" in whole \
+                else [dict(action) for action in getattr(held.match, "log", [])]
+            held.budget = RecordBudget(record, held.match.seq, stored)
         return held.budget
 
     def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None],
