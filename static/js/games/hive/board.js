@@ -76,29 +76,37 @@
     return t('hive.piece', { insect: t('hive.insect.' + name[1]), colour: t('hive.of.' + colour + '.' + name[1]), name: name });
   }
 
+  /** A side in words: "blancas (Ana)"; a side whose player has no name but the engine's
+   *  default (the colour's English name) is the colour alone. */
+  function side(t, view, colour) {
+    const name = (view.players || {})[colour] || '';
+    return name && name.toLowerCase() !== colour
+      ? t('hive.side', { colour: t('colour.' + colour), name: name }) : t('colour.' + colour);
+  }
+
   /** The state kept on a container between views: picked piece, pan and zoom. */
   function memory(container) {
     if (!container._hive) container._hive = { picked: null, scale: 1, x: 0, y: 0, moved: false, seq: -1 };
     return container._hive;
   }
 
-  function bounds(view) {
-    const cells = view.stacks.length ? view.stacks : [{ q: 0, r: 0 }];
+  function bounds(view, lit) {
+    const cells = (view.stacks.length ? view.stacks : [{ q: 0, r: 0 }]).concat(lit || []);
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const c of cells) {
       const [x, y] = centre(c.q, c.r);
       x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
     }
-    // One ring more on every side: where a piece may be placed or go.
-    const pad = 2 * R + 4;
+    // One ring more on every side (where a piece may be placed or go), and a hex's size.
+    const pad = W3 * R + R + 4;
     return { x0: x0 - pad, y0: y0 - pad, x1: x1 + pad, y1: y1 + pad };
   }
 
-  function fit(mem, view, width, height, mini) {
-    const b = bounds(view);
+  function fit(mem, view, lit, width, height, mini) {
+    const b = bounds(view, lit);
     let scale = Math.min(width / (b.x1 - b.x0), height / (b.y1 - b.y0));
     const least = mini ? 0.2 : MIN_TARGET / (W3 * R);
-    scale = Math.max(least, Math.min(scale, mini ? 1.4 : 2.2));
+    scale = Math.max(least, Math.min(scale, mini ? 1.2 : 1.8));
     mem.scale = scale;
     mem.x = width / 2 - scale * (b.x0 + b.x1) / 2;
     mem.y = height / 2 - scale * (b.y0 + b.y1) / 2;
@@ -161,8 +169,8 @@
       const dest = litAt.get(key);
       const mine = pickable(st.top);
       const under = (below.get(key) || []).slice().reverse();
-      const mark = t('hive.short.' + colour) + st.top[1];   // written on the piece: its name starts with it
-      let label = mark + ' — ' + pieceName(t, st.top);
+      const mark = st.top;               // written on the piece as the move list writes it
+      let label = pieceName(t, st.top);
       if (under.length) label += ', ' + t('hive.on_top_of', { pieces: under.map((n) => pieceName(t, n)).join(', ') });
       if (last && last.to && last.to.q === st.q && last.to.r === st.r) label += ', ' + t('hive.last_move_mark');
       const g = s('g', {
@@ -171,7 +179,7 @@
         transform: 'translate(' + x.toFixed(2) + ',' + y.toFixed(2) + ')',
         'data-testid': id + '-cell-' + st.q + '_' + st.r, 'data-piece': st.top, 'data-height': st.height,
         role: dest || mine ? 'button' : 'img', tabindex: dest || mine ? 0 : null,
-        'aria-label': dest ? mark + ' — ' + t('hive.play_here', { move: dest.move, where: label }) : label,
+        'aria-label': dest ? t('hive.play_here', { move: dest.move, where: label }) : label,
         'aria-pressed': mine && !dest ? String(mem.picked === st.top) : null,
       }, [s('polygon', { points: hexPoints(R - 2), class: 'tile' }), glyph(st.top[1], 1.35),
         text('text', { class: 'letter', x: 0, y: R * 0.72, 'aria-hidden': 'true' }, mark),
@@ -205,7 +213,7 @@
     svg.setAttribute('aria-label', t('hive.board_label', { n: view.stacks.length }));
     const width = Math.max(svg.clientWidth, 100), height = Math.max(svg.clientHeight, 100);
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
-    if (!mem.moved) fit(mem, view, width, height, o.mini);
+    if (!mem.moved) fit(mem, view, lit, width, height, o.mini);
     const layer = s('g', { class: 'layer', transform: 'translate(' + mem.x.toFixed(1) + ',' + mem.y.toFixed(1) + ') scale(' + mem.scale.toFixed(3) + ')' }, cells);
     svg.replaceChildren(layer);
 
@@ -330,13 +338,13 @@
     const out = document.createElement('div');
     out.className = 'hive-hands';
     for (const colour of ['white', 'black']) {
-      const side = document.createElement('section');
-      side.className = 'hive-hand ' + colour + (view.to_move === colour ? ' to-move' : '');
-      side.setAttribute('data-testid', id + '-hand-' + colour);
+      const hand = document.createElement('section');
+      hand.className = 'hive-hand ' + colour + (view.to_move === colour ? ' to-move' : '');
+      hand.setAttribute('data-testid', id + '-hand-' + colour);
       const head = document.createElement(mini ? 'p' : 'h2');
       head.className = 'hive-hand-head';
-      head.textContent = t('hive.hand_of', { colour: t('colour.' + colour), name: (view.players || {})[colour] || '' });
-      side.appendChild(head);
+      head.textContent = t('hive.hand_of', { side: side(t, view, colour) });
+      hand.appendChild(head);
       const list = document.createElement('ul');
       for (const entry of view.hands[colour] || []) {
         const li = document.createElement('li');
@@ -367,8 +375,8 @@
         li.appendChild(el);
         list.appendChild(li);
       }
-      side.appendChild(list);
-      out.appendChild(side);
+      hand.appendChild(list);
+      out.appendChild(hand);
     }
     return out;
   }
@@ -399,5 +407,5 @@
     return box;
   }
 
-  window.HiveBoard = { render: render, icon: icon, pieceName: pieceName, kinds: KINDS };
+  window.HiveBoard = { render: render, icon: icon, pieceName: pieceName, side: side, kinds: KINDS };
 }());

@@ -37,7 +37,7 @@
   const COLOURS = ['white', 'black'];
   const colourOfSeat = (n) => COLOURS[n - 1];
   const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-  const who = (view, colour) => t('hive.side', { colour: t('colour.' + colour), name: (view.players || {})[colour] || '' });
+  const who = (view, colour) => B().side(t, view, colour);
 
   /** The line of a rule that refused something: its summary in the catalog, or the
    *  engine's own sentence; the rule's id stays in the tooltip. */
@@ -174,7 +174,7 @@
       const end = legal('end');
       let form = null;
       if (end) {
-        const result = L.field('select', { testid: 'hive-end-result', id: 'hive-end-result' },
+        const result = L.field('select', { testid: 'hive-end-result', id: 'hive-end-result', value: 'draw' },
           end.options.results.map((r) => h('option', { value: r }, r === 'draw' ? t('hive.result.draw') : t('hive.result.won', { side: who(state.view, r) }))));
         const reason = L.field('input', { testid: 'hive-end-reason', id: 'hive-end-reason', maxlength: 200, placeholder: t('hive.gm.reason_hint') });
         form = h('form', { class: 'hive-end', testid: 'hive-end', onsubmit: (e) => {
