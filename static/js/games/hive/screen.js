@@ -196,8 +196,10 @@
     L.connect(auth, render);
   }
 
-  window.HiveScreen = { start: start, load: load, who: who, resultText: resultText, turnText: turnText };
+  window.HiveScreen = { start: start, load: load, because: because, who: who, resultText: resultText, turnText: turnText };
   const role = (L.readJSON('page', {}) || {}).role;
   const start0 = document.currentScript && document.currentScript.getAttribute('data-start');
-  if (start0 !== 'no') load(['board.js'], () => { if (role !== 'hall_gm' && role !== 'hall_watcher') start(role); });
+  if (start0 === 'no') return;
+  if (role === 'hall_gm' || role === 'hall_watcher') load(['board.js', 'halls.js'], () => window.HiveHalls.start(role));
+  else load(['board.js'], () => start(role));
 }());
