@@ -94,11 +94,13 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     table.get_by_test_id("choose-table").click()           # the chooser: the table's screen
     status = table.get_by_test_id("hive-status")
     expect(status).to_contain_text("blancas")
+    assert "White" not in status.inner_text()            # a default name is its colour (H-W4)
     projector = screens.page("projector", PROJECTORS[0])
     projector.goto(f"{hive_server.url}/projector/{watch}")
     expect(projector.get_by_test_id("hive-status")).to_contain_text("blancas")
 
-    # A piece that cannot go anywhere says why, in one line, with the rule's summary.
+    # A piece that cannot go anywhere says why, in one line, with the rule's summary
+    # (H-W1); the rule's id only in the tooltip (H-W3).
     table.get_by_test_id("hive-hand-white-Q").click()
     explain = table.get_by_test_id("hive-explain")
     expect(explain).to_contain_text("primer turno")
@@ -118,7 +120,10 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     table.keyboard.press("Enter")
     expect(table.locator("[data-testid=hive-moves] li")).to_have_count(3)
     assert moves(table) == ["wG1", black, white]
-    # The last move is marked on the board (and named in its label).
+    # The last move is marked on the board; each piece carries its name in notation and
+    # says its insect and colour in words (H-W2).
+    assert table.locator(".hive-stack.last text.letter").text_content() == white.split()[0]
+    assert "blanca" in table.locator(".hive-stack.last").get_attribute("aria-label")
     expect(table.locator(".hive-stack.last")).to_have_attribute("data-piece", white.split()[0])
     expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(3)
     screens.shot(table, "table-800x1280")
@@ -171,13 +176,21 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
     expect(white.locator(".hive-svg [data-move]").first).to_be_visible()
     check_phone_geometry(white)
     screens.shot(white, "white-phone-picked")
-    # The zoom buttons and the fit button: the board changes scale and comes back.
+    # The zoom buttons and the fit button: the board changes scale and comes back (H-W5).
     layer = white.locator(".hive-svg .layer")
     before = layer.get_attribute("transform")
     white.get_by_test_id("hive-zoom-in").click()
-    assert layer.get_attribute("transform") != before
+    zoomed = layer.get_attribute("transform")
+    assert zoomed != before
     white.get_by_test_id("hive-fit").click()
-    assert white.locator(".hive-svg .layer").get_attribute("transform") == before
+    assert white.locator(".hive-svg .layer").get_attribute("transform") != zoomed
+    assert white.evaluate("""() => {
+      const frame = document.querySelector('.hive-svg').getBoundingClientRect();
+      return Array.from(document.querySelectorAll('.hive-svg .hive-stack, .hive-svg .hive-dest')).every((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= frame.left - 1 && r.right <= frame.right + 1 && r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1;
+      });
+    }"""), "the fit leaves every cell in the frame"
 
     # The teacher's console: the codes with their QR codes, and a forfeit with its reason.
     gm = room.gm

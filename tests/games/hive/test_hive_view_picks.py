@@ -1,7 +1,11 @@
 """What a screen needs to let a player pick a piece (H-V1.2): each piece's destinations,
-and for a piece with none the rule that keeps it where it is, so a tap on it explains
-itself in one line instead of doing nothing."""
+and for a piece with none the rule that keeps it where it is (H-W1), so a tap on it
+explains itself in one line instead of doing nothing. The other screen decisions (H-W2 to
+H-W5) are the pages' own: tests/browser/test_hive_screens.py plays them in Chromium."""
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 from facilitator.games import Refusal, Role
 from facilitator.games.hive import KIND
@@ -55,3 +59,9 @@ def test_only_the_screens_that_may_move_get_picks():
     for audience in (W, WATCHER):
         view = match.view(audience)
         assert "stuck" not in view and "destinations" not in view
+
+
+def test_the_screens_decisions_are_each_played_by_the_browser_test():
+    browser = Path(__file__).resolve().parents[2] / "browser" / "test_hive_screens.py"
+    cited = set(re.findall(r"H-W\d", browser.read_text(encoding="utf-8")))
+    assert cited >= {"H-W2", "H-W3", "H-W4", "H-W5"}, cited

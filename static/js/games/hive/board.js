@@ -213,6 +213,7 @@
     svg.setAttribute('aria-label', t('hive.board_label', { n: view.stacks.length }));
     const width = Math.max(svg.clientWidth, 100), height = Math.max(svg.clientHeight, 100);
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    mem.w = svg.clientWidth; mem.h = svg.clientHeight;
     if (!mem.moved) fit(mem, view, lit, width, height, o.mini);
     const layer = s('g', { class: 'layer', transform: 'translate(' + mem.x.toFixed(1) + ',' + mem.y.toFixed(1) + ') scale(' + mem.scale.toFixed(3) + ')' }, cells);
     svg.replaceChildren(layer);
@@ -234,7 +235,8 @@
     if (!container._observed && typeof ResizeObserver !== 'undefined') {
       container._observed = new ResizeObserver(() => {
         const v = view0(container);
-        if (v && svg.isConnected && (svg.clientWidth !== width || svg.clientHeight !== height)) render(container, v, o);
+        // Drawn again only when the frame's size changed since it was last drawn.
+        if (v && svg.isConnected && (svg.clientWidth !== mem.w || svg.clientHeight !== mem.h)) render(container, v, o);
       });
       container._observed.observe(svg);
     }
