@@ -211,3 +211,34 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
             re.compile(r"Ganan las negras .* el docente terminó la partida: abandono"))
     screens.shot(white, "white-phone-over")
     axe_clean(black, "black's phone 390x844, over")
+
+
+def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
+    """H-V1.4: Mzinga's Dumbot-guest recording played up to Black's first pass (by the
+    teacher's own Socket.IO client), then Black's phone: Pass and no piece to pick."""
+    import sys
+    from pathlib import Path
+
+    from layout import GM
+    from playwright.sync_api import expect
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "hive"))
+    from hive_cases import read_pgn, recordings
+    _tags, played = read_pgn(next(p for p in recordings() if "guest" in p.name))
+    before = played[:played.index("pass")]
+    room = make_room(hive_server)
+    game_id, codes, _watch = new_game(room, "Hive sin jugada")
+    teacher = GM(room, game_id)
+    try:
+        for move in before:
+            teacher.act("move", move=move)
+    finally:
+        teacher.close()
+    black = screens.page("black", PHONE, mobile=True)
+    black.goto(f"{hive_server.url}/j/{codes[2]}")
+    expect(black.get_by_test_id("hive-status")).to_contain_text("pasar")
+    expect(black.locator("button.hive-hand-piece")).to_have_count(0)
+    check_phone_geometry(black)
+    screens.shot(black, "black-must-pass")
+    black.get_by_test_id("hive-pass").click()
+    expect(black.get_by_test_id("hive-moves").locator("li").last).to_have_text("negras: pass")
+    expect(black.get_by_test_id("hive-pass")).to_have_count(0)

@@ -105,7 +105,7 @@
   function fit(mem, view, lit, width, height, mini) {
     const b = bounds(view, lit);
     let scale = Math.min(width / (b.x1 - b.x0), height / (b.y1 - b.y0));
-    const least = mini ? 0.2 : MIN_TARGET / (W3 * R);
+    const least = mini ? 0.2 : MIN_TARGET / (W3 * (R - 3));   // the drawn tile, not the cell
     scale = Math.max(least, Math.min(scale, mini ? 1.2 : 1.8));
     mem.scale = scale;
     mem.x = width / 2 - scale * (b.x0 + b.x1) / 2;

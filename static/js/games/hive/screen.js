@@ -104,7 +104,7 @@
         ? h('button', { type: 'button', class: cls || '', testid: 'hive-' + name.replace('_', '-'),
           onclick: () => send(action || { do: name }) }, label) : null);
       if (legal('pass')) {
-        out.push(h('p', { class: 'hive-only-pass' }, t('hive.only_pass')), button('pass', t('hive.pass'), 'primary big'));
+        out.push(button('pass', t('hive.pass'), 'primary big'));     // the status line says why
       }
       const pending = view.pending || {};
       if (pending.undo) {
