@@ -201,6 +201,19 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
     expect(qr).to_have_attribute("src", f"/qr/{codes[0]}.svg")
     assert gm.context.request.get(f"{hive_server.url}/qr/{codes[0]}.svg").ok
     expect(gm.get_by_test_id("hive-moves").locator("li")).to_have_count(2)
+    # The wheel zooms the board where the pointer is, a drag pans it.
+    board = gm.locator(".hive-svg")
+    box = board.bounding_box()
+    shown = gm.locator(".hive-svg .layer").get_attribute("transform")
+    gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gm.mouse.wheel(0, -300)
+    expect(gm.locator(".hive-svg .layer")).not_to_have_attribute("transform", shown)
+    wheeled = gm.locator(".hive-svg .layer").get_attribute("transform")
+    gm.mouse.down()
+    gm.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + box["height"] / 2 + 40, steps=5)
+    gm.mouse.up()
+    expect(gm.locator(".hive-svg .layer")).not_to_have_attribute("transform", wheeled)
+    assert gm.locator("[data-testid=hive-moves] li").count() == 2       # a drag plays nothing
     axe_clean(gm, "console 1366x768")
     screens.shot(gm, "console-1366x768")
     gm.get_by_test_id("hive-end-result").select_option("black")
