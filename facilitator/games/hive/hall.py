@@ -82,6 +82,10 @@ def _boards(round_boards: list[dict]) -> list[dict]:
     return [b for b in round_boards if "bye" not in b]
 
 
+def _number(value: float) -> float | int:
+    return int(value) if value == int(value) else value
+
+
 def _side(plan: dict, player: int | None) -> dict:
     if player is None:
         return {"bot": True, "name": BOT_NAME}
@@ -249,6 +253,9 @@ class HiveHall:
                for row in rows}
         rows.sort(key=lambda row: (tuple(-x for x in key[row["player"]]), row["player"]))
         for row in rows:
+            for column in ("points", "buchholz", "sonneborn_berger"):
+                # Whole points as whole numbers (a download's "2", not "2.0").
+                row[column] = _number(row[column])
             row["rank"] = 1 + sum(1 for other in rows if key[other["player"]] > key[row["player"]])
         return rows
 
