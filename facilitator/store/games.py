@@ -242,7 +242,8 @@ class GameStore:
         settings, stored = found.stored(match)
         game_id = self.create_game(found.name, name, settings,
                                    content if content is not None else stored)
-        actions = record.get("actions") or []
+        actions = record["actions"] if isinstance(record.get("actions"), list) \
+            else _record_actions(match)
 
         def store_all(c: Change) -> None:
             c.match.follow(actions)
@@ -532,7 +533,7 @@ class GameStore:
             found = kind(row.kind)
             settings, content = found.stored(held.match)
             record = found.record(settings, content, [], row.name)
-            held.budget = RecordBudget(record, held.match.seq, held.match.record()["actions"])
+            held.budget = RecordBudget(record, held.match.seq, _record_actions(held.match))
         return held.budget
 
     def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None],
@@ -765,6 +766,16 @@ def _seats(match) -> int:
     """How many seats a game has (each gets a join code)."""
     from ..games.protocol import SEAT
     return sum(1 for role in match.audiences() if role.kind == SEAT)
+
+
+def _record_actions(match) -> list[dict]:
+    """The actions the store keeps of ``match``: its record's (la partida, la colmena), or,
+    for a kind whose record is not a list of actions (Hive's is a game string), the
+    actions it logged as it was played or replayed."""
+    actions = match.record().get("actions")
+    if isinstance(actions, list):
+        return actions
+    return [dict(action) for action in getattr(match, "log", [])]
 
 
 def _has_table(match) -> bool:

@@ -8,6 +8,10 @@ undo and draws by agreement, the teacher's powers), ``perft``, ``bot`` and
 ``uhp`` (the Universal Hive Protocol engine). The registry
 (``facilitator.games``) finds the game as ``KIND``.
 """
+from .hall import HiveHall
 from .match import KIND, HiveKind, HiveMatch
 
-__all__ = ["KIND", "HiveKind", "HiveMatch"]
+__all__ = ["KIND", "HiveHall", "HiveKind", "HiveMatch"]
+
+#: A class tournament (H-T): the hall rules the store and live layer find on the kind.
+KIND.hall = HiveHall()

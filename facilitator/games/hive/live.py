@@ -9,14 +9,19 @@ from .match import HiveMatch
 class HiveLive(PlainLive, HiveMatch):
     """One game of Hive, live (its rules are HiveMatch's)."""
 
+    #: The computer's move (H-G7) is a search: the live layer asks for it off the game's
+    #: lock, on a copy of the match (LiveGames.clock_due).
+    due_searches = True
+
     def audiences(self) -> list[Role]:
         """The teacher, White's and Black's phones, the pair's shared tablet, the projector."""
         return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.table(), Role.watcher()]
 
     def seats(self) -> list[dict]:
         """White's and Black's seats as a board's chooser lists them (``as``: the
-        catalog's word for the colour)."""
-        return [{"seat": n, "name": self.players[colour], "as": f"colour.{colour}"}
+        catalog's word for the colour; ``bot``: the computer's seat, no device's, H-G7)."""
+        return [{"seat": n, "name": self.players[colour], "as": f"colour.{colour}",
+                 **({"bot": True} if n == self.bot else {})}
                 for n, colour in enumerate(("white", "black"), start=1)]
 
     def winner(self) -> str | None:

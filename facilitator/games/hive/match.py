@@ -30,12 +30,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..protocol import GM, SEAT, TABLE, WATCHER, Legal, Refusal, Role
+from ...resources import data_path
+from ..protocol import CLOCK, GM, SEAT, TABLE, WATCHER, Legal, Refusal, Role
 from .board import PASS, Board, NotEnabled
+from .bot import best_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
 from .pieces import COLOUR, KINDS, NAMES, PER_COLOUR, enabled, parse_game_type
-from .rules import IllegalMove, check
+from .rules import IllegalMove, check, stuck
 
 FORMAT = "hive/1"
 COLOUR_NAMES = ("white", "black")
@@ -47,6 +49,8 @@ SETTINGS_BOUNDS = {
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
     "bot_depth": {"default": 2, "min": 1, "max": 6,
                   "meaning": "how many plies the computer player looks ahead"},
+    "bot": {"default": 0, "min": 0, "max": 2,
+            "meaning": "the seat the computer plays (H-G7): 1 White, 2 Black; 0 = none"},
     "game_type": {"default": "Base", "values": ["Base"],
                   "meaning": "the pieces in play (H-S1.4: expansions later)"},
 }
@@ -63,7 +67,7 @@ def parse_settings(data: Any) -> dict:
     if unknown:
         raise Refusal("format", f"unknown settings: {', '.join(sorted(unknown))}")
     out = {}
-    for key in ("turn_limit", "bot_depth"):
+    for key in ("turn_limit", "bot_depth", "bot"):
         bounds = SETTINGS_BOUNDS[key]
         value = data.get(key, bounds["default"])
         if value is None and key == "turn_limit":
@@ -200,13 +204,24 @@ class HiveMatch:
         """Whether the teacher's ``redo`` would be accepted (H-G6)."""
         return bool(self._undone)
 
+    @property
+    def bot(self) -> int | None:
+        """The seat the computer plays (H-G7), or None."""
+        return self.settings["bot"] or None
+
+    def _bot_to_move(self) -> bool:
+        return self.bot is not None and not self.over and self.board.colour + 1 == self.bot
+
     def deadline(self) -> float | None:
-        """No clock yet: nothing happens by itself."""
-        return None
+        """Now (0.0) when it is the computer's turn (H-G7); else nothing happens by itself."""
+        return 0.0 if self._bot_to_move() else None
 
     def due(self, now: float) -> dict | None:
-        """No clock yet: the clock never plays."""
-        return None
+        """The computer's move at its depth (H-G7) when it is its turn, else None."""
+        if not self._bot_to_move():
+            return None
+        move = best_move(self)
+        return {"do": "pass"} if move == "pass" else {"do": "move", "move": move}
 
     # ---- acting -----------------------------------------------------------------------
 
@@ -276,7 +291,27 @@ class HiveMatch:
             raise Refusal("format", f"unknown action {do!r}")
         if by.kind == WATCHER:
             raise Refusal("H-G1", "a watcher only looks")
+        self._check_bot(do, by)
         return handler(action, by)
+
+    def _check_bot(self, do: str, by: Role) -> None:
+        # H-G7: the computer's colour is the clock's alone (the teacher may still act for
+        # it); no undo or draw is asked of the computer.
+        bot = self.bot
+        moving = do in ("move", "pass")
+        if by.kind == CLOCK:
+            if not (moving and self._bot_to_move()):
+                raise Refusal("H-G7", "the clock plays only the computer's moves")
+            return
+        if bot is None or by.kind == GM:
+            return
+        if by.kind == SEAT and by.seat == bot:
+            raise Refusal("H-G7", "the computer plays this colour")
+        if moving and self._bot_to_move():
+            raise Refusal("H-G7", "it is the computer's turn")
+        if do in ("ask_undo", "accept_undo", "decline_undo", "offer_draw", "accept_draw",
+                  "decline_draw"):
+            raise Refusal("H-G7", "no undo or draw is agreed with the computer")
 
     def _move(self, action: dict, by: Role) -> list[dict]:
         state = self.state
@@ -386,27 +421,17 @@ class HiveMatch:
         state = self.state
         board = state.board
         found: list[Legal] = []
-        to_move = (board.colour + 1,)
+        human = not self._bot_to_move()           # the computer's turn: the teacher's only
+        to_move = (board.colour + 1,) if human else ()
         if not state.over:
             moves = board.valid_moves()
             if moves == [PASS]:
-                found.append(Legal("pass", to_move, table=True))
+                found.append(Legal("pass", to_move, table=human))
             else:
                 found.append(Legal("move", to_move, {"moves": [canonical(board, m) for m in moves]},
-                                   table=True))
-            last = self._last_mover_seat()
-            if last is not None and state.undo_asked is None:
-                found.append(Legal("ask_undo", (last,), table=True))
-            if state.undo_asked is not None:
-                other = (3 - state.undo_asked,)
-                found.append(Legal("accept_undo", other, table=True))
-                found.append(Legal("decline_undo", other, table=True))
-            if state.draw_offered is None:
-                found.append(Legal("offer_draw", (1, 2), table=True))
-            else:
-                other = (3 - state.draw_offered,)
-                found.append(Legal("accept_draw", other, table=True))
-                found.append(Legal("decline_draw", other, table=True))
+                                   table=human))
+            if self.bot is None:                  # H-G7: nothing is agreed with the computer
+                found.extend(self._agreements())
             found.append(Legal("end", options={"results": list(RESULTS)}))
         if self.can_undo:
             found.append(Legal("undo"))
@@ -415,6 +440,25 @@ class HiveMatch:
         if by is None:
             return found
         return [entry for entry in found if entry.allows(by)]
+
+    def _agreements(self) -> list[Legal]:
+        # The open undo and draw requests between the two players (H-G2, H-G3).
+        state = self.state
+        found = []
+        last = self._last_mover_seat()
+        if last is not None and state.undo_asked is None:
+            found.append(Legal("ask_undo", (last,), table=True))
+        if state.undo_asked is not None:
+            other = (3 - state.undo_asked,)
+            found.append(Legal("accept_undo", other, table=True))
+            found.append(Legal("decline_undo", other, table=True))
+        if state.draw_offered is None:
+            found.append(Legal("offer_draw", (1, 2), table=True))
+        else:
+            other = (3 - state.draw_offered,)
+            found.append(Legal("accept_draw", other, table=True))
+            found.append(Legal("decline_draw", other, table=True))
+        return found
 
     def view(self, audience: Role) -> dict:
         """The board as everyone sees it (H-V1.1), and what ``audience`` may do with it."""
@@ -449,6 +493,7 @@ class HiveMatch:
             "result": dict(state.result) if state.result else None,
             "pending": {"undo": state.undo_asked, "draw": state.draw_offered},
             "settings": dict(self.settings),
+            "bot": self.bot,
         }
         if not state.over and self._may_move(audience):
             moves = board.valid_moves()
@@ -458,6 +503,21 @@ class HiveMatch:
             else:
                 out["must_pass"] = False
                 out["destinations"] = self._destinations(moves)
+            out["stuck"] = self._stuck(out["destinations"])
+        return out
+
+    def _stuck(self, destinations: dict) -> dict[str, dict]:
+        # Each piece the mover could pick (a top piece of theirs, the next of each kind in
+        # hand) that has nowhere to go, with the rule that keeps it: a tap on it explains.
+        board = self.state.board
+        colour = board.colour
+        pickable = [stack[-1] for stack in board.stacks.values() if COLOUR[stack[-1]] == colour]
+        pickable += [p for p in board.hand(colour) if board.in_order(p)]
+        out = {}
+        for piece in sorted(pickable):
+            if NAMES[piece] not in destinations:
+                rule, message = stuck(board, piece)
+                out[NAMES[piece]] = {"rule": rule, "message": message}
         return out
 
     def _may_move(self, audience: Role) -> bool:
@@ -539,6 +599,10 @@ class HiveKind:
     record_format = FORMAT
     #: Client events its screens send besides ``act`` and ``sync``: none.
     events: dict = {}
+    #: Its screens (seat.js, table.js, gm.js, watcher.js, hall.js, hall_watcher.js and the
+    #: board they share) draw its views; it has no page of its own.
+    screens_folder = data_path("static") / "js" / "games" / "hive"
+    pages: dict = {}
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds (for set-up forms)."""

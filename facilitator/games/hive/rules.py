@@ -91,13 +91,9 @@ def _reason(board: Board, piece: int, dest: int | None, height: int) -> tuple[st
         return "H-S1.4", NOT_ENABLED
     if dest is None:
         return "H-P1.4", BACK_TO_HAND
-    if board.turn == 1 and kind == "Q":
-        return "H-P1.5", NO_QUEEN_FIRST
-    if not board.queen_in_play(board.colour):
-        if board.turn == 4 and kind != "Q":
-            return "H-P1.6", QUEEN_BY_FOURTH
-        if in_play:
-            return "H-P1.7", QUEEN_BEFORE_MOVING
+    queen = _queen_reason(board, kind, in_play)
+    if queen:
+        return queen
     if not board.in_order(piece):
         return "H-P1.8", IN_ORDER
     stack = board.stacks.get(dest)
@@ -114,6 +110,34 @@ def _reason(board: Board, piece: int, dest: int | None, height: int) -> tuple[st
     if height > 0:
         return "H-P1.4", CANNOT_GO   # a placement on top of a stack
     return ("H-P1.2" if board.ply < 2 else "H-P1.3"), CANNOT_GO
+
+
+def _queen_reason(board: Board, kind: str, in_play: bool) -> tuple[str, str] | None:
+    # The Queen Bee's rules, which refuse a piece wherever it would go.
+    if board.turn == 1 and kind == "Q":
+        return "H-P1.5", NO_QUEEN_FIRST
+    if not board.queen_in_play(board.colour):
+        if board.turn == 4 and kind != "Q":
+            return "H-P1.6", QUEEN_BY_FOURTH
+        if in_play:
+            return "H-P1.7", QUEEN_BEFORE_MOVING
+    return None
+
+
+def stuck(board: Board, piece: int) -> tuple[str, str]:
+    """Why a piece of the side to move, on top of the board or next in its hand, has no
+    valid move at all: the rule and Mzinga's text a screen shows when it is picked."""
+    kind = KIND[piece]
+    in_play = board.pos[piece] is not None
+    queen = _queen_reason(board, kind, in_play)
+    if queen:
+        return queen
+    if not in_play:
+        # Every free cell touches the other colour (H-P1.3).
+        return "H-P1.3", CANNOT_GO
+    if not board.can_lift(piece):
+        return "H-O1.2", BREAKS_HIVE
+    return KIND_RULE[kind], CANNOT_GO
 
 
 def play(board: Board, move: str | Written) -> str:

@@ -1,0 +1,92 @@
+"""A Hive class tournament on screen (issue 38, item 4): the teacher's hall view (the
+round's pairings with their codes and states, the standings, the boards picked for the
+projector, the next round once every board is over) and the hall's projector (pairings,
+standings and the picked boards live, drawn by board.js), with a phone playing a move on
+a board and the teacher ending boards from their consoles. Screens at 1366×768 (the
+console), 1280×720 and 1920×1080 (the projector), axe-clean; screenshots in
+test-artifacts/hive_hall-*.png."""
+from __future__ import annotations
+
+from layout import axe
+from test_hive_screens import CONSOLE, PHONE, PROJECTORS, hive_server  # noqa: F401  (the fixture)
+
+
+def end_board(gm, url: str, game_id: int, result: str, reason: str):
+    """The teacher ends one board from its console, with a result and a reason."""
+    from playwright.sync_api import expect
+    gm.goto(f"{url}/console/{game_id}")
+    gm.get_by_test_id("hive-end-result").select_option(result)
+    gm.get_by_test_id("hive-end-reason").fill(reason)
+    gm.get_by_test_id("hive-end-submit").click()
+    expect(gm.get_by_test_id("hive-status")).to_contain_text(reason)
+
+
+def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server, make_room, screens):
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    gm = room.gm
+    gm.set_viewport_size(CONSOLE)
+    url = hive_server.url
+    answer = gm.context.request.post(f"{url}/console/halls", data={
+        "kind": "hive", "name": "Torneo del martes", "players": "Ana\nBea\nCarla\nDani\n",
+        "settings": {}, "seed": 7}).json()
+    assert answer["ok"], answer
+    hall_id = answer["hall_id"]
+    games = gm.context.request.get(f"{url}/console/halls/{hall_id}.json").json()["games"]
+    assert [g["key"] for g in games] == ["1.1", "1.2"]
+    gm.goto(f"{url}/console/halls/{hall_id}")
+    expect(gm.get_by_test_id("hall-round")).to_contain_text("Ronda 1 de 3")
+    expect(gm.get_by_test_id("hall-pairings").locator("tbody tr")).to_have_count(2)
+    expect(gm.get_by_test_id("hall-board-code-1.1")).to_have_text(games[0]["table_code"])
+    expect(gm.get_by_test_id("hall-next-round")).to_be_disabled()
+    expect(gm.get_by_test_id("hall-why-not")).to_contain_text("la ronda sigue")
+
+    # Both boards on the projector.
+    gm.get_by_test_id("hall-pick-1.1").check()
+    gm.get_by_test_id("hall-pick-1.2").check()
+    gm.get_by_test_id("hall-show").click()
+    expect(gm.get_by_test_id("hall-said")).to_contain_text("2")
+    watch = gm.get_by_test_id("hall-projector-link").get_attribute("href")
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(watch)
+    expect(projector.locator("[data-testid^=hall-live-]")).to_have_count(2)
+    expect(projector.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(4)
+
+    # White of board 1.1 takes its seat on a phone and plays; the projector's board follows.
+    phone = screens.page("white", PHONE, mobile=True)
+    phone.goto(f"{url}/j/{games[0]['table_code']}")
+    phone.get_by_test_id("choose-seat-1").click()
+    phone.get_by_test_id("hive-hand-white-A").click()
+    phone.locator(".hive-svg [data-move]").first.click()
+    expect(phone.get_by_test_id("hive-moves").locator("li")).to_have_count(1)
+    expect(projector.get_by_test_id("hall-1-1-cell-0_0")).to_have_attribute("data-piece", "wA1")
+    expect(projector.get_by_test_id("hall-state-1.1")).to_contain_text("negras")
+    expect(gm.get_by_test_id("hall-state-1.1")).to_contain_text("1")
+    for viewport in PROJECTORS:
+        projector.set_viewport_size(viewport)
+        projector.wait_for_timeout(200)
+        sizes = projector.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert sizes[0] <= sizes[1], sizes
+        found = axe(projector)
+        assert found == [], (viewport, found)
+        screens.shot(projector, f"projector-{viewport['width']}x{viewport['height']}", full_page=False)
+    found = axe(gm)
+    assert found == [], ("hall view", found)
+    screens.shot(gm, "teacher-1366x768")
+
+    # The teacher ends both boards (a forfeit, a draw); the next round opens and is paired.
+    end_board(gm, url, games[0]["game_id"], "white", "abandono")
+    end_board(gm, url, games[1]["game_id"], "draw", "acuerdo en clase")
+    gm.goto(f"{url}/console/halls/{hall_id}")
+    expect(gm.get_by_test_id("hall-state-1.1")).to_contain_text("abandono")
+    expect(projector.get_by_test_id("hall-state-1.2")).to_contain_text("Tablas")
+    first = gm.get_by_test_id("hall-standings").locator("tbody tr").first
+    expect(first.locator("td").nth(0)).to_have_text("1.º")
+    expect(first.locator("td").nth(2)).to_have_text("1")            # the forfeit's winner
+    expect(gm.get_by_test_id("hall-standings").locator("tbody tr td:nth-child(3)")).to_contain_text(
+        ["1", "0,5", "0,5", "0"])                                   # halves the page's way
+    gm.get_by_test_id("hall-next-round").click()
+    expect(gm.get_by_test_id("hall-round")).to_contain_text("Ronda 2 de 3")
+    expect(projector.get_by_test_id("hall-round")).to_contain_text("Ronda 2 de 3")
+    expect(gm.get_by_test_id("hall-state-2.1")).to_contain_text("sin jugadas")
+    screens.shot(gm, "teacher-round-2")

@@ -1,0 +1,257 @@
+"""Hive on screen (issue 38, items 5 and 7): short games played through the SVG board,
+on one tablet shared by the pair (800×1280) and on two phones (390×844), with the
+teacher's console (1366×768) and the projector (1280×720, 1920×1080) following.
+
+A tap (or Enter) on a piece lights the cells the engine lists for it and a tap on one of
+them plays it; a piece with nowhere to go says why in one line; the move list, whose turn
+it is, the take-back by agreement, the draw by agreement and the teacher's forfeit are read
+off the pages as a player reads them. Each screen is measured (the board inside the
+viewport, no sideways scroll, 44 px targets on phones) and checked by axe-core;
+screenshots go to test-artifacts/hive_screens-*.png.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from layout import axe
+
+from server import Server
+
+TABLET = {"width": 800, "height": 1280}
+PHONE = {"width": 390, "height": 844}
+CONSOLE = {"width": 1366, "height": 768}
+PROJECTORS = ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080})
+
+
+@pytest.fixture
+def hive_server(tmp_path):
+    server = Server(tmp_path, env={"FACILITATOR_SOCKET_RATE_SCALE": "50"}).start()
+    yield server
+    server.stop()
+
+
+def new_game(room, name: str) -> tuple[int, dict, str]:
+    """A Hive game made as the console makes it (kind hive): its id, codes and watch code."""
+    answer = room.gm.context.request.post(f"{room.server.url}/console/games",
+                                          data={"kind": "hive", "name": name, "settings": {}}).json()
+    assert answer["ok"], answer
+    codes = room.gm.context.request.get(
+        f"{room.server.url}/api/games/{answer['game_id']}/codes").json()
+    return answer["game_id"], {c["team"]: c["code"] for c in codes["teams"]}, codes["watch"]
+
+
+def moves(page) -> list[str]:
+    """The move list as the page writes it: "blancas: wG1" → "wG1"."""
+    items = page.get_by_test_id("hive-moves").locator("li").all_inner_texts()
+    return [item.split(": ", 1)[1] for item in items]
+
+
+def play(page, hand: str | None = None, cell: str | None = None, index: int = 0) -> str:
+    """Pick a piece (``hand``: "white-G", a piece in hand; ``cell``: "q_r", one on the
+    board), then tap the ``index``-th lit cell; returns the move it played."""
+    from playwright.sync_api import expect
+    count = page.locator("[data-testid=hive-moves] li").count()
+    picked = page.get_by_test_id(f"hive-hand-{hand}" if hand else f"hive-cell-{cell}")
+    picked.click()
+    expect(picked).to_have_attribute("aria-pressed", "true")
+    target = page.locator(".hive-svg [data-move], .hive-stack.lit").nth(index)
+    move = target.get_attribute("data-move") or target.get_attribute("aria-label")
+    target.click()
+    expect(page.locator("[data-testid=hive-moves] li")).to_have_count(count + 1)
+    return move
+
+
+def check_phone_geometry(page):
+    """The board inside the viewport, nothing sideways, every target at least 44 px."""
+    found = page.evaluate("""() => {
+      const d = document.documentElement;
+      const svg = document.querySelector('.hive-svg').getBoundingClientRect();
+      const small = [];
+      for (const el of document.querySelectorAll('#screen button, .hive-svg [role=button]')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && (r.width < 44 || r.height < 44)) small.push([el.getAttribute('data-testid') || el.textContent, r.width, r.height]);
+      }
+      return { sw: d.scrollWidth, w: innerWidth, svg: [svg.left, svg.right, svg.top, svg.bottom], small: small };
+    }""")
+    assert found["sw"] <= found["w"], f"sideways scroll: {found}"
+    left, right, top, bottom = found["svg"]
+    assert left >= 0 and right <= found["w"] and bottom - top <= PHONE["height"], found
+    assert found["small"] == [], f"targets under 44 px: {found['small']}"
+
+
+def axe_clean(page, what: str):
+    found = axe(page)
+    assert found == [], (what, found)
+
+
+def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_room, screens):
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    _game_id, codes, watch = new_game(room, "Hive en la mesa")
+    table = screens.page("table", TABLET, mobile=True)
+    table.goto(f"{hive_server.url}/j/{codes[0]}")
+    table.get_by_test_id("choose-table").click()           # the chooser: the table's screen
+    status = table.get_by_test_id("hive-status")
+    expect(status).to_contain_text("blancas")
+    assert "White" not in status.inner_text()            # a default name is its colour (H-W4)
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(f"{hive_server.url}/projector/{watch}")
+    expect(projector.get_by_test_id("hive-status")).to_contain_text("blancas")
+
+    # A piece that cannot go anywhere says why, in one line, with the rule's summary
+    # (H-W1); the rule's id only in the tooltip (H-W3).
+    table.get_by_test_id("hive-hand-white-Q").click()
+    explain = table.get_by_test_id("hive-explain")
+    expect(explain).to_contain_text("primer turno")
+    assert "H-P1.5" in explain.get_attribute("title")     # the rule's id in the tooltip only
+    assert "H-P1.5" not in explain.inner_text()
+    assert play(table, hand="white-G") == "wG1"
+    expect(explain).to_be_hidden()
+    expect(status).to_contain_text("negras")
+    black = play(table, hand="black-B", index=2)
+    assert moves(table) == ["wG1", black]
+    # The keyboard: the next piece in hand, then a lit cell, both with Enter.
+    table.get_by_test_id("hive-hand-white-A").focus()
+    table.keyboard.press("Enter")
+    lit = table.locator(".hive-svg [data-move]").first
+    white = lit.get_attribute("data-move")
+    lit.focus()
+    table.keyboard.press("Enter")
+    expect(table.locator("[data-testid=hive-moves] li")).to_have_count(3)
+    assert moves(table) == ["wG1", black, white]
+    # The last move is marked on the board; each piece carries its name in notation and
+    # says its insect and colour in words (H-W2).
+    assert table.locator(".hive-stack.last text.letter").text_content() == white.split()[0]
+    assert "blanca" in table.locator(".hive-stack.last").get_attribute("aria-label")
+    expect(table.locator(".hive-stack.last")).to_have_attribute("data-piece", white.split()[0])
+    expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(3)
+    screens.shot(table, "table-800x1280")
+    axe_clean(table, "table 800x1280")
+
+    # A draw by agreement: one side offers, the other accepts (the pair shares the screen).
+    table.get_by_test_id("hive-offer-draw").click()
+    expect(table.get_by_test_id("hive-draw-offered")).to_be_visible()
+    table.get_by_test_id("hive-accept-draw").click()
+    expect(status).to_have_text(re.compile(r"Tablas — por acuerdo"))
+    expect(projector.get_by_test_id("hive-status")).to_have_text(re.compile(r"Tablas — por acuerdo"))
+    assert table.locator(".hive-svg [role=button]").count() == 0       # nothing more to play
+    for viewport in PROJECTORS:
+        projector.set_viewport_size(viewport)
+        projector.wait_for_timeout(200)
+        g = projector.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert g[0] <= g[1], g
+        screens.shot(projector, f"projector-{viewport['width']}x{viewport['height']}", full_page=False)
+        axe_clean(projector, f"projector {viewport}")
+
+
+def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_server, make_room, screens):
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    game_id, codes, _watch = new_game(room, "Hive en dos teléfonos")
+    white = screens.page("white", PHONE, mobile=True)
+    black = screens.page("black", PHONE, mobile=True)
+    white.goto(f"{hive_server.url}/j/{codes[1]}")
+    black.goto(f"{hive_server.url}/j/{codes[2]}")
+    expect(white.get_by_test_id("hive-status")).to_have_class(re.compile(r"\bmine\b"))
+    expect(black.get_by_test_id("hive-status")).to_contain_text("esperar")
+    # Black's phone offers nothing to pick while White is to move.
+    expect(black.locator("button.hive-hand-piece")).to_have_count(0)
+    check_phone_geometry(white)
+    axe_clean(white, "white's phone 390x844")
+
+    assert play(white, hand="white-S") == "wS1"
+    expect(black.get_by_test_id("hive-moves").locator("li")).to_have_text(["blancas: wS1"])
+    first = play(black, hand="black-S")
+    screens.shot(black, "black-phone-after-move")
+    # Black takes it back by agreement: Black asks, White accepts on the other phone.
+    black.get_by_test_id("hive-ask-undo").click()
+    expect(white.get_by_test_id("hive-undo-asked")).to_contain_text("negras")
+    white.get_by_test_id("hive-accept-undo").click()
+    expect(black.get_by_test_id("hive-moves").locator("li")).to_have_count(1)
+    expect(black.get_by_test_id("hive-status")).to_have_class(re.compile(r"\bmine\b"))
+    second = play(black, hand="black-G")
+    assert moves(white) == ["wS1", second] and first
+    white.get_by_test_id("hive-hand-white-A").click()      # a lit cell, then measured
+    expect(white.locator(".hive-svg [data-move]").first).to_be_visible()
+    check_phone_geometry(white)
+    screens.shot(white, "white-phone-picked")
+    # The zoom buttons and the fit button: the board changes scale and comes back (H-W5).
+    layer = white.locator(".hive-svg .layer")
+    before = layer.get_attribute("transform")
+    white.get_by_test_id("hive-zoom-in").click()
+    zoomed = layer.get_attribute("transform")
+    assert zoomed != before
+    white.get_by_test_id("hive-fit").click()
+    assert white.locator(".hive-svg .layer").get_attribute("transform") != zoomed
+    assert white.evaluate("""() => {
+      const frame = document.querySelector('.hive-svg').getBoundingClientRect();
+      return Array.from(document.querySelectorAll('.hive-svg .hive-stack, .hive-svg .hive-dest')).every((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= frame.left - 1 && r.right <= frame.right + 1 && r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1;
+      });
+    }"""), "the fit leaves every cell in the frame"
+
+    # The teacher's console: the codes with their QR codes, and a forfeit with its reason.
+    gm = room.gm
+    gm.set_viewport_size(CONSOLE)
+    gm.goto(f"{hive_server.url}/console/{game_id}")
+    expect(gm.get_by_test_id("hive-join-code-1")).to_have_text(codes[1])
+    qr = gm.get_by_test_id("hive-code-0").locator("img")
+    expect(qr).to_have_attribute("src", f"/qr/{codes[0]}.svg")
+    assert gm.context.request.get(f"{hive_server.url}/qr/{codes[0]}.svg").ok
+    expect(gm.get_by_test_id("hive-moves").locator("li")).to_have_count(2)
+    # The wheel zooms the board where the pointer is, a drag pans it.
+    board = gm.locator(".hive-svg")
+    box = board.bounding_box()
+    shown = gm.locator(".hive-svg .layer").get_attribute("transform")
+    gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gm.mouse.wheel(0, -300)
+    expect(gm.locator(".hive-svg .layer")).not_to_have_attribute("transform", shown)
+    wheeled = gm.locator(".hive-svg .layer").get_attribute("transform")
+    gm.mouse.down()
+    gm.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + box["height"] / 2 + 40, steps=5)
+    gm.mouse.up()
+    expect(gm.locator(".hive-svg .layer")).not_to_have_attribute("transform", wheeled)
+    assert gm.locator("[data-testid=hive-moves] li").count() == 2       # a drag plays nothing
+    axe_clean(gm, "console 1366x768")
+    screens.shot(gm, "console-1366x768")
+    gm.get_by_test_id("hive-end-result").select_option("black")
+    gm.get_by_test_id("hive-end-reason").fill("abandono")
+    gm.get_by_test_id("hive-end-submit").click()
+    for page in (white, black, gm):
+        expect(page.get_by_test_id("hive-status")).to_have_text(
+            re.compile(r"Ganan las negras .* el docente terminó la partida: abandono"))
+    screens.shot(white, "white-phone-over")
+    axe_clean(black, "black's phone 390x844, over")
+
+
+def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
+    """H-V1.4: Mzinga's Dumbot-guest recording played up to Black's first pass (by the
+    teacher's own Socket.IO client), then Black's phone: Pass and no piece to pick."""
+    import sys
+    from pathlib import Path
+
+    from layout import GM
+    from playwright.sync_api import expect
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "hive"))
+    from hive_cases import read_pgn, recordings
+    _tags, played = read_pgn(next(p for p in recordings() if "guest" in p.name))
+    before = played[:played.index("pass")]
+    room = make_room(hive_server)
+    game_id, codes, _watch = new_game(room, "Hive sin jugada")
+    teacher = GM(room, game_id)
+    try:
+        for move in before:
+            teacher.act("move", move=move)
+    finally:
+        teacher.close()
+    black = screens.page("black", PHONE, mobile=True)
+    black.goto(f"{hive_server.url}/j/{codes[2]}")
+    expect(black.get_by_test_id("hive-status")).to_contain_text("pasar")
+    expect(black.locator("button.hive-hand-piece")).to_have_count(0)
+    check_phone_geometry(black)
+    screens.shot(black, "black-must-pass")
+    black.get_by_test_id("hive-pass").click()
+    expect(black.get_by_test_id("hive-moves").locator("li").last).to_have_text("negras: pass")
+    expect(black.get_by_test_id("hive-pass")).to_have_count(0)
