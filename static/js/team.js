@@ -61,7 +61,7 @@ function send(action) {
 const btn = (testid, label, action, cls) => html`<button type="button" data-testid=${testid} class=${cls || ''}
   @click=${() => (typeof action === 'function' ? action() : send(action))}>${label}</button>`;
 /** A card or a challenge: said in one line, confirmed before it is spent. */
-const confirm = (action, text) => () => { if (confirmed(text)) send(action); };
+const askFirst = (action, text) => () => { if (confirmed(text)) send(action); };
 const teamText = (n) => teamTextOf(V, n);
 const awardText = (a) => awardTextOf(V, a);
 const mine = () => teamOf(V, me) || { cards: [], special: {}, markers: [] };
@@ -176,15 +176,15 @@ function actBlocks() {
   const elijo = legal(S, 'elijo');
   // Each card: what it does in one line, and a confirmation before it is spent.
   const cardBlock = (c) => html`<div class="special"><p class="what"><strong>${special(c)}</strong>: ${t('team.what.' + c)}</p>${
-    btn(c, special(c), confirm({ do: c, team: me }, t('team.confirm.' + c)), 'big')}</div>`;
+    btn(c, special(c), askFirst({ do: c, team: me }, t('team.confirm.' + c)), 'big')}</div>`;
   const pick = legal(S, 'pick');
   return [
     declare ? html`<h2>${t('team.act.declare')}</h2>${'normal' in modes ? html`<div class="choices">${btn('declare-normal', mode('normal'), { do: 'declare', mode: 'normal' }, 'primary big')}</div>` : nothing}
       ${['simple', 'risky'].filter((m) => modes[m]).map((m) => html`<h3>${mode(m)}</h3><p class="hint what">${t('team.what.' + m, { bonus: bonus })}</p>
         <div class="choices">${modes[m].map((n) => btn('declare-' + m + '-' + n, named(n),
-    confirm({ do: 'declare', mode: m, target: n }, t('team.confirm.' + m, { team: teamText(n), bonus: bonus })), 'big'))}</div>`)}` : nothing,
+    askFirst({ do: 'declare', mode: m, target: n }, t('team.confirm.' + m, { team: teamText(n), bonus: bonus })), 'big'))}</div>`)}` : nothing,
     desvio ? html`<h2>${t('team.act.desvio')}</h2><p class="hint">${t('team.act.desvio_hint')}</p><div class="choices">${
-      desvio.options.targets.map((n) => btn('desvio-' + n, named(n), confirm({ do: 'desvio', team: me, target: n }, t('team.confirm.desvio', { team: teamText(n) })), 'big'))}</div>` : nothing,
+      desvio.options.targets.map((n) => btn('desvio-' + n, named(n), askFirst({ do: 'desvio', team: me, target: n }, t('team.confirm.desvio', { team: teamText(n) })), 'big'))}</div>` : nothing,
     seguro || elijo ? html`<h2>${t('team.act.specials')}</h2><div class="specials">${
       elijo && (mine().special.elijo || 0) > 0 ? cardBlock('elijo') : nothing}${seguro && (mine().special.seguro || 0) > 0 ? cardBlock('seguro') : nothing}</div>` : nothing,
     chooseBlock(),
