@@ -34,6 +34,7 @@ test('numbers are written the language way: 0,5 and a minus sign in Spanish, 0.5
   assert.equal(es.signed(2), '+2');
   assert.equal(es.signed(-1.5), '\u22121,5');
   assert.equal(es.num(null), '');
+  assert.equal(es.num(-0), '0');
   assert.equal(es.ordinal(1), '1.º');
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22].map(en.ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']);
 });

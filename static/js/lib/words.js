@@ -9,8 +9,8 @@ export function words(catalog, lang) {
     const text = has(key) ? catalog[key] : key;
     return params ? text.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k]))) : text;
   };
-  /** A number as the language writes it: 0,5 and −0,5 (es, es-ES), 0.5 and −0.5 (en). */
-  const num = (x) => (typeof x === 'number' ? x.toLocaleString(lang).replace(/^-/, '\u2212') : String(x == null ? '' : x));
+  /** A number as the language writes it: 0,5 and −0,5 (es, es-ES), 0.5 and −0.5 (en); never −0. */
+  const num = (x) => (typeof x === 'number' ? (x === 0 ? 0 : x).toLocaleString(lang).replace(/^-/, '\u2212') : String(x == null ? '' : x));
   /** `key` for `n` things: `key_none` for 0 and `key_one` for 1 when the catalog has them; {n} filled. */
   const plural = (key, n, params) => t(n === 0 && has(key + '_none') ? key + '_none'
     : n === 1 && has(key + '_one') ? key + '_one' : key, Object.assign({ n: num(n) }, params));
