@@ -374,7 +374,7 @@ function drawExchange() {
       <div class="choices"><button type="button" data-testid="exchange-request" class="primary" ?disabled=${ui.exPick.length !== cost} @click=${request}>${t('exchange.request')}</button></div>`;
   }
   const r = reqs[0];
-  render(html`<h2>${t('exchange.title', { n: ex ? ex.options.cost : 3 })}</h2>${r ? html`<p class="unsent" data-testid="exchange-pending">${
+  render(html`<h2>${t('exchange.title', { n: ex ? ex.options.cost : r.give.length })}</h2>${r ? html`<p class="unsent" data-testid="exchange-pending">${
     t('exchange.pending', { give: r.give.map(card).join(', '), take: special(r.take) })}</p>` : nothing}${offer}`, box);
 }
 
