@@ -3,7 +3,7 @@
 A wheel carries the facilitator's own files under ``facilitator/data/``: the pages
 (``templates/``), the styles and scripts (``static/``), the sample bank
 (``questions/*.csv``), the rule book (``docs/*.md``) and the browser libraries the
-pages load, as ``node_modules/<package>/dist/<file>`` (only the files named by
+pages load, as ``node_modules/<folder>/<file>`` (only the files named by
 ``VENDOR`` in facilitator/web/assets.py). The libraries come from npm at build time
 (``npm ci`` when they are missing); they are never committed. An editable install
 (``pip install -e .``) copies nothing: the checkout's folders are used as they are

@@ -115,6 +115,7 @@ def test_installed_wheel_serves_everything(tmp_path):
     for needed in ("facilitator/data/templates/base.html", "facilitator/data/static/css/app.css",
                    "facilitator/data/static/js/live.js", "facilitator/data/questions/filosofia.csv",
                    "facilitator/data/node_modules/socket.io-client/dist/socket.io.min.js",
+                   "facilitator/data/node_modules/lit-html/lit-html.js",
                    "facilitator/i18n/es.json"):
         assert needed in names, needed
     for doc in (source / "docs").glob("*.md"):
@@ -122,7 +123,8 @@ def test_installed_wheel_serves_everything(tmp_path):
     for mako in (source / "facilitator").rglob("*.mako"):
         assert mako.relative_to(source).as_posix() in names
     vendored = {n for n in names if n.startswith("facilitator/data/node_modules/")}
-    assert vendored == {"facilitator/data/node_modules/socket.io-client/dist/socket.io.min.js"}
+    assert vendored == {"facilitator/data/node_modules/socket.io-client/dist/socket.io.min.js",
+                        "facilitator/data/node_modules/lit-html/lit-html.js"}
 
     # Install it into an empty virtualenv and run it from an empty folder.
     run(sys.executable, "-m", "venv", venv, env=env, timeout=120)
@@ -182,6 +184,7 @@ def test_installed_wheel_serves_everything(tmp_path):
 
         assets = {a for page in (games, banks, console, team) for a in assets_of(page.text)}
         assert "/vendor/socket.io.min.js" in assets
+        assets.add("/vendor/lit-html.js")        # imported by the pages' modules, not named in HTML
         assert any(a.endswith(".css") for a in assets), assets
         for asset in sorted(assets):
             answer = gm.get(url + asset, timeout=10)

@@ -15,6 +15,8 @@ bp = Blueprint("assets", __name__)
 #: package build (setup.py) reads it to put exactly these files in the wheel.
 VENDOR = {
     "socket.io.min.js": "socket.io-client/dist",
+    # The pages' ES modules import it as /vendor/lit-html.js: one file, no directives.
+    "lit-html.js": "lit-html",
 }
 
 

@@ -18,7 +18,9 @@ except ImportError:         # the browser fixture skips, or fails under CI, and 
     expect = None
 
 SOCKET_IO = "/vendor/socket.io.min.js"
-TEAM_PAGE_BUDGET = 120_000
+# The team page's budget: its own code is the same size as a module graph as it was as
+# global scripts; what came with the modules is lit-html itself (docs/performance.md).
+TEAM_PAGE_BUDGET = 130_000
 GM_VIEWPORT = {"width": 1440, "height": 900}
 TABLET_VIEWPORT = {"width": 390, "height": 844}
 PROJECTOR_VIEWPORT = {"width": 1600, "height": 900}

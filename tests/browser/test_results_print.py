@@ -38,6 +38,7 @@ def test_results_print_on_one_a4_page_and_read(room, server, artifacts):
     page = room.gm
     page.goto(f"{server.url}/console/{game_id}/results")
     expect(page.get_by_test_id("chart-scores").locator("svg")).to_have_count(1)
+    expect(page.get_by_test_id("review-scores").locator("li")).to_have_count(6)   # the turn-by-turn review
     room.shot(page, "results-page")
     assert axe(page) == []
     # No "-0" anywhere; the podium's text readable for every team colour.
