@@ -7,8 +7,8 @@ console), 1280×720 and 1920×1080 (the projector), axe-clean; screenshots in
 test-artifacts/hive_hall-*.png."""
 from __future__ import annotations
 
-from layout import axe
-from test_hive_screens import CONSOLE, PHONE, PROJECTORS, hive_server  # noqa: F401  (the fixture)
+from .layout import axe
+from .test_hive_screens import CONSOLE, PHONE, PROJECTORS, hive_server  # noqa: F401  (the fixture)
 
 
 def end_board(gm, url: str, game_id: int, result: str, reason: str):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from layout import axe
+from .layout import axe
 
 from server import Server
 
@@ -232,7 +232,7 @@ def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
     import sys
     from pathlib import Path
 
-    from layout import GM
+    from .layout import GM
     from playwright.sync_api import expect
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "hive"))
     from hive_cases import read_pgn, recordings
