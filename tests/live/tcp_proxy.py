@@ -10,6 +10,8 @@ passed on both ways by two threads per connection. The test can then:
 - ``blackhole()``: stop passing bytes on the current connections without
   closing them, as when a tablet walks out of range: nobody is told, and
   only the Socket.IO pings notice (``cut()`` then ends them);
+- ``deafen()``: pass the client's bytes on to the server but none of the server's back
+  (an acknowledgement lost on the way home: the server acted, the client never knows);
 - ``refuse_websockets()``: answer every WebSocket handshake ``403 Forbidden``
   and close, as proxies that do not pass WebSockets do; plain HTTP goes on.
 
@@ -45,6 +47,7 @@ class TcpProxy:
         self._pairs: list[tuple[socket.socket, socket.socket]] = []
         self._refusing = False
         self._blackholed: set[int] = set()      # ids of pairs that pass nothing any more
+        self._deaf: set[int] = set()            # ids of pairs that pass nothing back
         self._closed = False
         self._no_websockets = False
         self.websockets_refused = 0
@@ -62,6 +65,7 @@ class TcpProxy:
         with self._lock:
             pairs, self._pairs = self._pairs, []
             self._blackholed.clear()
+            self._deaf.clear()
         for pair in pairs:
             for sock in pair:
                 _close(sock)
@@ -83,6 +87,13 @@ class TcpProxy:
         """Stop passing bytes on every current connection, without closing them."""
         with self._lock:
             self._blackholed.update(id(pair) for pair in self._pairs)
+            return len(self._pairs)
+
+    def deafen(self) -> int:
+        """Stop passing the server's bytes back on every current connection (the client's
+        still reach the server), without closing them."""
+        with self._lock:
+            self._deaf.update(id(pair) for pair in self._pairs)
             return len(self._pairs)
 
     @property
@@ -152,7 +163,8 @@ class TcpProxy:
                 data = source.recv(65536)
                 if not data:
                     break
-                if id(pair) in self._blackholed:
+                if id(pair) in self._blackholed or (source is pair[1]
+                                                    and id(pair) in self._deaf):
                     continue            # swallowed: the other end never hears of it
                 if (self._no_websockets and source is pair[0]
                         and b"\r\nupgrade: websocket" in data.lower()):
