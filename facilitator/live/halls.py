@@ -3,8 +3,10 @@ as the hall's games change.
 
 A hall's screens are not a game's: they join rooms of their own (``rooms.hall_room``)
 and get ``hall`` messages, each the hall rules' view built from every game's summary.
-A change of one of its games makes one such message per burst (HALL_DELAY), not one per
-action of each of its tables. The teacher's hall actions (the next round, the games on
+A change of one of its games sends them at once; changes that come while one is being
+built and sent make one message after it, not one each (a burst of the tables' actions
+on a busy server is gathered so). Each message reads the hall and its games' rows once,
+and the games as the live layer holds them. The teacher's hall actions (the next round, the games on
 the projector, the bell) go through the store's halls and are answered like actions.
 """
 from __future__ import annotations
@@ -22,19 +24,18 @@ log = logging.getLogger(__name__)
 #: The hall's screens' roles: the teacher's hall view and the hall's projector.
 HALL_GM, HALL_WATCHER = "hall_gm", "hall_watcher"
 HALL_ROLES = frozenset({HALL_GM, HALL_WATCHER})
-#: Seconds a hall's screens wait after a change of one of its games, to gather the
-#: changes of its other tables into one message.
-HALL_DELAY = 0.3
 
 
 class LiveHalls:
     """The halls' screens of this process."""
 
-    def __init__(self, halls: Halls, socketio, act):
+    def __init__(self, halls: Halls, socketio, act, current=None):
         self.halls = halls
         self.socketio = socketio
         self._act = act                  # LiveGames.act: a game's action, as any other
-        self._due: set[int] = set()
+        self._current = current          # a game's (match, row) as the live layer holds it
+        self._due: set[int] = set()      # halls whose screens are being sent their views
+        self._again: set[int] = set()    # ... and changed meanwhile: once more after
         self._lock = threading.Lock()
         # The hall screens connected to this process (connection → audience): not in the
         # games' presence, whose ids are games'.
@@ -54,38 +55,47 @@ class LiveHalls:
 
     def message(self, audience: Audience) -> dict | None:
         """The hall message for one of its screens, or None when there is no such hall."""
-        role = Role.gm() if audience.role == HALL_GM else Role.watcher()
-        found = self.halls.view(audience.game_id, role)
+        found = self._messages(audience.game_id, [audience.role])
+        return found[0][1] if found else None
+
+    def _messages(self, hall_id: int, roles: list[str]) -> list[tuple[str, dict]]:
+        """Each of ``roles``' hall message, from one read of the hall; [] without it."""
+        found = self.halls.views(hall_id, [Role.gm() if role == HALL_GM else Role.watcher()
+                                           for role in roles], self._current)
         if found is None:
-            return None
-        if audience.role == HALL_GM:
-            found["games"] = self.halls.games_of(audience.game_id)
-        return found
+            return []
+        screens, games = found
+        for role, message in zip(roles, screens):
+            if role == HALL_GM:
+                message["games"] = games
+        return list(zip(roles, screens))
 
     def changed(self, hall_id: int) -> None:
-        """A game of hall ``hall_id`` changed: its screens get the hall's view soon."""
+        """A game of hall ``hall_id`` changed: its screens get the hall's view now, or,
+        while they are being sent one, once more right after it."""
         with self._lock:
             if hall_id in self._due:
+                self._again.add(hall_id)
                 return
             self._due.add(hall_id)
-        self.socketio.start_background_task(self._send_later, hall_id)
+        self.socketio.start_background_task(self._send, hall_id)
 
-    def _send_later(self, hall_id: int) -> None:
-        self.socketio.sleep(HALL_DELAY)
-        with self._lock:
-            self._due.discard(hall_id)
-        try:
-            self.broadcast(hall_id)
-        except Exception:     # a database hiccup: the next change or sync brings the view
-            log.exception("hall %s update", hall_id)
+    def _send(self, hall_id: int) -> None:
+        while True:
+            try:
+                self.broadcast(hall_id)
+            except Exception:     # a database hiccup: the next change or sync brings the view
+                log.exception("hall %s update", hall_id)
+            with self._lock:
+                if hall_id not in self._again:
+                    self._due.discard(hall_id)
+                    return
+                self._again.discard(hall_id)
 
     def broadcast(self, hall_id: int) -> None:
         """Send the hall's screens (teacher's and projector's) their views."""
-        for role, room in ((HALL_GM, rooms.hall_room(hall_id, gm=True)),
-                           (HALL_WATCHER, rooms.hall_room(hall_id, gm=False))):
-            message = self.message(Audience(role, hall_id))
-            if message is not None:
-                self.socketio.emit("hall", message, to=room)
+        for role, message in self._messages(hall_id, [HALL_GM, HALL_WATCHER]):
+            self.socketio.emit("hall", message, to=rooms.hall_room(hall_id, role == HALL_GM))
 
     def act(self, hall_id: int, payload: dict) -> dict:
         """The teacher's hall action: ``{"do": "next_round"}``, ``{"do": "show",

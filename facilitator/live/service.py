@@ -83,7 +83,8 @@ class LiveGames:
         self._reading: dict[int, threading.Lock] = {}  # game → held while one screen reads it
         self._reading_guard = threading.Lock()
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
-        self.halls = LiveHalls(Halls(store), socketio, self.act)   # a hall's own screens
+        self.halls = LiveHalls(Halls(store), socketio, self.act,   # a hall's own screens
+                               self._loaded)
 
     # -- operations ------------------------------------------------------------------
 

@@ -146,23 +146,48 @@ class Halls:
         with self.database.read() as connection:
             return connection.scalar(select(GameRow.hall_id).where(GameRow.id == game_id))
 
-    def summaries(self, hall: dict) -> dict[str, dict]:
-        """Each game's summary (its key → the hall rules' ``summary`` of its match)."""
+    def summaries(self, hall: dict, current=None) -> dict[str, dict]:
+        """Each game's summary (its key → the hall rules' ``summary`` of its match).
+        ``current(game_id)``: a game's ``(match, row)`` as the caller holds it (by default
+        the store's ``current``, which reads the row)."""
+        return self._summaries(hall, self.games_of(hall["id"]), current)[0]
+
+    def _summaries(self, hall: dict, games: list[dict], current=None):
+        """Each game's summary and its seq, by the game's key."""
         rules = self.rules(hall["kind"])
-        return {game["key"]: rules.summary(self.store.current(game["game_id"])[0])
-                for game in self.games_of(hall["id"])}
+        current = current or self.store.current
+        summaries, seqs = {}, {}
+        for game in games:
+            loaded = current(game["game_id"])
+            if loaded is None:
+                continue                    # deleted meanwhile
+            summaries[game["key"]] = rules.summary(loaded[0])
+            seqs[game["key"]] = loaded[0].seq
+        return summaries, seqs
 
     def view(self, hall_id: int, audience) -> dict | None:
         """The hall's screen for ``audience`` (the hall rules' view), with the hall's
         name, kind and version; None when there is no such hall."""
+        found = self.views(hall_id, [audience])
+        return found[0][0] if found is not None else None
+
+    def views(self, hall_id: int, audiences: list, current=None):
+        """The hall's screen for each of ``audiences`` (as ``view`` gives one), from one
+        read of the hall and of its games: ``(screens, games)`` (``games`` as
+        ``games_of`` gives them), or None when there is no such hall. Each screen also
+        has ``seqs``, every game's seq by its key: how far the screen shows each table.
+        ``current``: as for ``summaries``."""
         hall = self.hall(hall_id)
         if hall is None:
             return None
         rules = self.rules(hall["kind"])
-        summaries = self.summaries(hall)
-        return {"hall": {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],
-                         "version": hall["version"]},
-                "view": rules.view(hall["plan"], summaries, audience, hall["shown"])}
+        games = self.games_of(hall_id)
+        summaries, seqs = self._summaries(hall, games, current)
+        head = {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],
+                "version": hall["version"]}
+        return [{"hall": head, "view": rules.view(hall["plan"], summaries, audience,
+                                                  hall["shown"]), "seqs": seqs}
+                for audience in audiences], games
 
     def standings(self, hall_id: int) -> list[dict]:
         """Each player's place in the hall so far (the hall rules' standings)."""
