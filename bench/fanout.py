@@ -43,6 +43,13 @@ Scenarios (the issue's targets):
   100 GMs who keep playing; A is SIGKILLed and restarted; every client of A
   must be back with the current state within 10 s of the kill, and see every
   later change.
+- ``colmena``: a hall of la colmena (issue 37): 10 tables of 4, each with a phone
+  per player and the table's tablet, plus the teacher's hall view and the hall's
+  projector (52 sockets), SQLite; the phones (and the tablets, which answer the
+  library question) play at a lecture's pace, 4 actions/s in all (an action of
+  each table every 2.5 s). An action's fan-out ends when the last of its table's
+  screens and of the two hall screens shows it (a ``hall`` message names each
+  table's seq). Targets: p50 and p99 within 1.25× the floor's, 0 lost.
 
 PostgreSQL and Redis are those of this machine, as for the tests
 (``FACILITATOR_TEST_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/test;
@@ -115,7 +122,12 @@ SCENARIOS = {
                      db="postgres", queue=True, workers=2),
     "restart": dict(games=100, devices=2, projectors=1, rate=20.0, duration=24.0, processes=2,
                     db="postgres", queue=True, workers=1, kill_at=6.0),
+    "colmena": dict(games=10, devices=1, projectors=0, rate=4.0, duration=30.0, processes=1,
+                    db="sqlite", queue=False, workers=1, kind="colmena"),
 }
+#: A colmena table's seats; its screens are their phones (indexes 0..3) and its tablet (4).
+COLMENA_SEATS = 4
+TABLET = COLMENA_SEATS
 TEAMS = 4
 GAME_SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 5} for n in range(1, TEAMS + 1)],
                  "rounds": 20, "round_modes": [["normal"]] * 20, "individual_rounds": [],
@@ -283,6 +295,39 @@ def action_stream(record: dict, count: int) -> list[dict]:
         game.play(action)
         out.append(action)
     return out
+
+
+def colmena_stream(record: dict, count: int, seed: int) -> tuple[list[dict], list[int]]:
+    """At most ``count`` actions of a table of la colmena (its game ends with its deck)
+    as its players play them, computed with the rules engine from the table's record,
+    and which of the table's screens sends each: its phones (0..3, seat 1..4) play their
+    turns, the tablet (4) names the first task's player (the library question). Picked
+    from the legal list with a seeded generator, as the live tests' phones do."""
+    import random
+    from types import SimpleNamespace
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "games" / "colmena")]
+    from colmena_hall_play import NOT_PLAYED
+    from colmena_play import WEIGHTS, concrete_actions
+    from facilitator.games.colmena import KIND
+    from facilitator.games.protocol import Role
+    match = KIND.replay(record)
+    rng = random.Random(seed)
+    actions, senders = [], []
+    while len(actions) < count and not match.over:
+        entries = [e for e in match.legal(None) if e.do not in NOT_PLAYED]
+        entry = rng.choices(entries, [WEIGHTS.get(e.do, 1.0) for e in entries])[0]
+        options = concrete_actions(SimpleNamespace(**entry.to_dict()))
+        if entry.do == "first_task" and entry.options.get("starter") is None:
+            action, by = rng.choice([a for a in options if "card" not in a]), Role.table()
+        else:
+            seat = entry.seats[0]
+            action = rng.choice([a for a in options if entry.do != "first_task"
+                                 or a.get("player") == seat and "card" in a])
+            by = Role.of_seat(seat)
+        match.play(action, by)
+        actions.append(action)
+        senders.append(TABLET if by.kind == "table" else by.seat - 1)
+    return actions, senders
 
 
 # -- server processes ------------------------------------------------------------------------------
@@ -528,6 +573,69 @@ class Screen:
         return time.monotonic() - began
 
 
+class HallScreen(Screen):
+    """A hall's screen (the teacher's hall view or the hall's projector): one socket for
+    every table of the hall, each ``hall`` message naming how far it shows each table
+    (``seqs``: the table's key → its seq)."""
+
+    def __init__(self, spec: dict):
+        super().__init__(spec)
+        self.by_key: dict[str, dict[int, float]] = {}
+        self.messages = 0
+        self.sio.on("hall", self.on_hall)
+
+    def of(self, key: str) -> "TableOnHall":
+        """The table ``key`` as this screen shows it."""
+        return TableOnHall(self, key)
+
+    def on_connect(self):
+        self.connects.append(time.monotonic())
+        if self.by_key:
+            asyncio.get_running_loop().create_task(self._hall_sync())
+
+    async def _hall_sync(self) -> None:
+        try:
+            await self.sio.emit("hall", {"do": "sync"})
+        except Exception:       # noqa: BLE001 - disconnected again: the next connect retries
+            pass
+
+    def on_hall(self, message):
+        now = time.monotonic()
+        self.messages += 1
+        for key, seq in (message.get("seqs") or {}).items():
+            seen = self.by_key.setdefault(str(key), {})
+            # The hall's view at a table's seq shows every action of that table up to it.
+            for shown in range(max(seen, default=-1) + 1, seq + 1):
+                seen[shown] = now
+        if self._await_first:
+            self._await_first = False
+            self.first_after.append((now, None))
+            self.first.set()
+        if len(self.sizes) < 8 and self.messages % 5 == 2:
+            self.sizes.append(len(json.dumps(message, separators=(",", ":"))))
+            self.samples.append({**message, "role": self.spec["auth"]["role"]})
+
+
+class TableOnHall:
+    """One table of a hall as one of the hall's screens shows it: what the measures read
+    of a table's screen (``seen``: seq → when it was first shown)."""
+
+    def __init__(self, hall: HallScreen, key: str):
+        self.hall, self.key = hall, key
+
+    @property
+    def seen(self) -> dict[int, float]:
+        return self.hall.by_key.setdefault(self.key, {})
+
+    @property
+    def spec(self) -> dict:
+        return self.hall.spec
+
+    @property
+    def first_after(self) -> list:
+        return self.hall.first_after
+
+
 async def worker_main() -> None:
     raise_open_files()
     loop = asyncio.get_running_loop()
@@ -542,11 +650,14 @@ async def worker_main() -> None:
     games = plan["games"]
     screens: dict[int, list[Screen]] = {}
     gms: dict[int, Screen] = {}
+    halls = [HallScreen(spec) for spec in plan.get("halls", [])]
     for game in games:
-        screens[game["id"]] = [Screen(spec) for spec in game["screens"]]
+        screens[game["id"]] = ([Screen(spec) for spec in game["screens"]]
+                               + [hall.of(game["key"]) for hall in halls])
         gms[game["id"]] = (Screen(game["driver"]) if game.get("driver")
                            else screens[game["id"]][0])
-    everyone = [s for group in screens.values() for s in group]
+    # Every socket once (a hall's screens show every table).
+    everyone = [s for group in screens.values() for s in group if isinstance(s, Screen)] + halls
     drivers = [gms[g["id"]] for g in games if g.get("driver")]
     connect_times: list[float] = []
     failures: list[str] = []
@@ -607,8 +718,8 @@ async def worker_main() -> None:
         first = 1
 
     async def drive(game: dict, phase: float) -> None:
-        gm = gms[game["id"]]
         actions = game["actions"]
+        senders = game.get("senders")           # which of the game's screens sends each
         k = first
         action_id = uuid.uuid4().hex
         while k < len(actions):
@@ -619,6 +730,7 @@ async def worker_main() -> None:
             if delay > 0:
                 await asyncio.sleep(delay)
             sent = time.monotonic()
+            gm = screens[game["id"]][senders[k]] if senders else gms[game["id"]]
             try:
                 # A retry (after a lost acknowledgement) keeps the action's id: applied once.
                 ack = await gm.sio.call("act", {"id": action_id, "action": actions[k]},
@@ -650,6 +762,7 @@ async def worker_main() -> None:
         await asyncio.sleep(0.05)
 
     fanout, screen_lat, ack_lat, late = [], [], [], 0
+    hall_lat, table_fanout = [], []             # a hall's screens; a table's own screens
     series = []
     lost, expected, lost_examples = 0, 0, []
     superseded = 0
@@ -683,7 +796,7 @@ async def worker_main() -> None:
         for entry in log_:
             seq = entry["ack"]["seq"]
             outage = bool(restart and killed and entry["sent"] > killed - 1)
-            times = []
+            times, own = [], []
             for s in group:
                 if outage and s.spec.get("on_killed"):
                     # Changes made while the client was away come in its reconnection
@@ -708,8 +821,14 @@ async def worker_main() -> None:
                     continue
                 times.append(t)
                 screen_lat.append((t - entry["sent"]) * 1000)
+                if isinstance(s, TableOnHall):
+                    hall_lat.append((t - entry["sent"]) * 1000)
+                else:
+                    own.append(t)
             if times and not (outage and entry["sent"] < killed + 12):
                 fanout.append((max(times) - entry["sent"]) * 1000)
+                if halls and own:
+                    table_fanout.append((max(own) - entry["sent"]) * 1000)
                 series.append([round(entry["sent"] - t0, 3), gid, round(fanout[-1], 1),
                                round((entry["acked"] - entry["sent"]) * 1000, 1)])
     sizes: dict[str, list[int]] = {}
@@ -732,6 +851,7 @@ async def worker_main() -> None:
             key = f"{s.spec['auth'].get('role')}: {e}"
             connect_errors[key] = connect_errors.get(key, 0) + 1
     say({"result": True, "fanout_ms": fanout, "screen": summary(screen_lat),
+         "hall_ms": hall_lat, "table_fanout_ms": table_fanout,
          "ack": summary(ack_lat), "late_sends": late, "lost": lost, "expected": expected,
          "superseded": superseded, "lost_examples": lost_examples,
          "actions": sum(1 for log_ in sent_log.values() for e in log_ if e["ack"].get("ok")),
@@ -794,6 +914,8 @@ class Phase:
             sizes = ",".join(f"{k}={v}" for k, v in self.sizes.items())
             argv = [sys.executable, str(ROOT / "bench" / "floor_server.py"), "--port", str(port),
                     "--teams", str(TEAMS), "--sizes", sizes or "gm=8000,team=4000,projector=3000"]
+            if self.cfg.get("kind") == "colmena":
+                argv += ["--kind", "colmena"]
             if self.canned:
                 path = self.workdir / "canned.json"
                 path.write_text(json.dumps(self.canned))
@@ -838,6 +960,9 @@ class Phase:
         cfg, procs = self.cfg, self.procs
         games = []
         count = math.ceil(cfg["rate"] / cfg["games"] * cfg["duration"]) + 4
+        self.halls: list[dict] = []             # the screens of a hall, shown every game
+        if cfg.get("kind") == "colmena":
+            return self._colmena_layout(count)
         if self.kind == "ours":
             import requests
             http = requests.Session()
@@ -874,6 +999,54 @@ class Phase:
             for g in range(cfg["games"]):
                 gid = g + 1
                 games.append(self._game(gid, None, None, None, [{"do": "bench"}] * count))
+        return games
+
+    def _colmena_layout(self, count: int) -> list[dict]:
+        """A hall of la colmena: its tables, each with a phone per seat and its tablet
+        (joined with the table's code, each taking its seat at the chooser, as a class
+        does), the phones' and tablets' action streams, and the hall's two screens."""
+        cfg, url = self.cfg, self.procs[0].url
+        seats = range(1, COLMENA_SEATS + 1)
+        if self.kind != "ours":
+            self.halls = [{"url": url, "auth": {"role": role, "hall": 0}}
+                          for role in ("hall_gm", "hall_watcher")]
+            streams = [[{"do": "bench"}] * count, [0] * count]
+            return [{"id": gid, "key": str(gid), "actions": streams[0], "senders": streams[1],
+                     "screens": [{"url": url, "auth": {"role": "team", "game": gid, "team": n}}
+                                 for n in seats] + [{"url": url, "auth": {"role": "table",
+                                                                          "game": gid}}]}
+                    for gid in range(1, cfg["games"] + 1)]
+        (cookie,) = _console_cookies(url, 1)
+        import requests
+        http = requests.Session()
+        http.headers["Cookie"] = cookie
+        names = [f"Estudiante {n}" for n in range(1, COLMENA_SEATS * cfg["games"] + 1)]
+        made = http.post(url + "/console/halls", json={"kind": "colmena", "name": "Bench",
+                                                       "players": "\n".join(names), "seed": 2026},
+                         timeout=60).json()
+        assert made["ok"], made
+        hall = http.get(f"{url}/console/halls/{made['hall_id']}.json", timeout=30).json()
+        self.halls = [{"url": url, "auth": {"role": "hall_gm", "hall": made["hall_id"]},
+                       "cookie": cookie},
+                      {"url": url, "auth": {"role": "hall_watcher",
+                                            "watch": hall["hall"]["watch_code"]}}]
+        games, joins = [], 0
+        for table in hall["games"]:
+            gid, specs = table["game_id"], []
+            for seat in [*seats, "table"]:
+                device = join_session(joins)
+                joins += 1
+                r = device.get(f"{url}/j/{table['table_code']}", allow_redirects=False, timeout=10)
+                assert r.status_code == 302, (r.status_code, r.text[:200])
+                r = device.post(f"{url}/team/seat", data={"seat": str(seat)},
+                                allow_redirects=False, timeout=10)
+                assert r.status_code == 302, (r.status_code, r.text[:200])
+                specs.append({"url": url, "auth": {"role": "team" if seat != "table" else "table",
+                                                   "token": device.cookies["team_token"]}})
+            record = http.get(f"{url}/console/{gid}/record.json", timeout=10).json()
+            actions, senders = colmena_stream(record, count, seed=gid)
+            games.append({"id": gid, "key": table["key"], "screens": specs, "actions": actions,
+                          "senders": senders})
         return games
 
     def _game(self, gid, cookie, tokens, watch, actions) -> dict:
@@ -920,7 +1093,8 @@ class Phase:
         self.start_servers()
         try:
             games = self.layout()
-            sockets = sum(len(g["screens"]) + (1 if g.get("driver") else 0) for g in games)
+            sockets = (sum(len(g["screens"]) + (1 if g.get("driver") else 0) for g in games)
+                       + len(self.halls))
             time.sleep(0.5)
             rss_before = {p.name: rss_kb(p.pid) for p in self.procs}
             cpu_connect = sum(cpu_s(p.pid) for p in self.procs)
@@ -937,6 +1111,7 @@ class Phase:
                 plan = {"games": mine, "rate_per_game": cfg["rate"] / cfg["games"],
                         "duration": cfg["duration"], "offsets": [offsets[g["id"]] for g in mine],
                         "restart": self.scenario == "restart", "floor": self.kind == "floor",
+                        "halls": self.halls,
                         "warmup": cfg.get("warmup"),
                         "concurrency": args.concurrency}
                 proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
@@ -999,6 +1174,8 @@ class Phase:
             sizes.update(r["sizes"])
             samples.update(r.get("samples") or {})
         out = {"kind": self.kind, "fanout": summary(fanout),
+               "hall": summary([x for r in results for x in r["hall_ms"]]),
+               "table_fanout": summary([x for r in results for x in r["table_fanout_ms"]]),
                "payload": "canned" if self.canned else "pad",
                "screen": results[0]["screen"] if len(results) == 1 else None,
                "ack": results[0]["ack"] if len(results) == 1 else None,
@@ -1194,6 +1371,11 @@ def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
             f"state sizes {d['sizes']}")
         log(f"  {'':12s} CPU during the load (% of one core): {d['cpu_pct']}; server CPU per "
             f"action {d['cpu_ms_per_action']} ms")
+        if d["hall"]["n"]:
+            h, t = d["hall"], d["table_fanout"]
+            log(f"  {'':12s} a table's own screens (phones, tablet): fan-out ms p50 "
+                f"{_r(t['p50'])} p99 {_r(t['p99'])}; a hall screen shows it, ms p50 "
+                f"{_r(h['p50'])} p99 {_r(h['p99'])}")
         if d.get("screen"):
             s = d["screen"]
             log(f"  {'':12s} per-screen ms p50 {_r(s['p50'])} p99 {_r(s['p99'])}; GM ack ms p50 "
@@ -1254,6 +1436,15 @@ def report(scenario: str, ours: dict, floor: dict | None, cfg: dict) -> dict:
                    "mem<=100KB/conn": ours["mem_kb_per_conn"] <= 100}
     elif scenario == "scaleout":
         targets = {"p99<=150ms": f["p99"] <= 150, "lost==0": ours["lost"] == 0}
+    elif scenario == "colmena":
+        for side, d in (("", ours), ("floor_", floor or {})):
+            for part in ("hall", "table_fanout"):
+                if d.get(part):
+                    result[f"{side}{part}_p50_ms"] = _r(d[part]["p50"])
+                    result[f"{side}{part}_p99_ms"] = _r(d[part]["p99"])
+        targets = {"p50<=1.25x_floor": ratio50 is not None and ratio50 <= 1.25,
+                   "p99<=1.25x_floor": ratio is not None and ratio <= 1.25,
+                   "lost==0": ours["lost"] == 0}
     elif scenario == "restart":
         r = ours["restart"]
         result["back_p99_ms"] = _r(r["back"]["p99"])

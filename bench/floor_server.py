@@ -17,6 +17,12 @@ the cost of the game: validation, engine, database, views and serialisation.
     python bench/floor_server.py --port 5999 --sizes gm=9000,team=4000,projector=3500
 
 Connection ``auth``: ``{"role": "gm"|"team"|"projector", "game": ID, "team": N}``.
+
+``--kind colmena``: a hall of la colmena's tables. The devices of a table's seats
+(``team``) and its tablet (``table``, room ``game:<id>:table``) send the actions; each
+is sent, besides the game's rooms, to the hall's two screens (``{"role": "hall_gm" |
+"hall_watcher", "hall": ID}``, rooms ``hall:<id>:gm`` and ``hall:<id>:public``) as a
+``hall`` message naming every table's seq (``seqs``), at once.
 """
 from __future__ import annotations
 
@@ -41,6 +47,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 ROLES = ("gm", "team", "projector")
+#: La colmena's: a table's tablet, and a hall's two screens.
+COLMENA_ROLES = ("table", "hall_gm", "hall_watcher")
 
 
 def padded(message: dict, size: int) -> dict:
@@ -52,7 +60,8 @@ def padded(message: dict, size: int) -> dict:
 
 
 def create_app(sizes: dict[str, int], teams: int, message_queue: str | None, channel: str,
-               ping_interval: int, ping_timeout: int, canned: dict[str, dict] | None = None):
+               ping_interval: int, ping_timeout: int, canned: dict[str, dict] | None = None,
+               colmena: bool = False):
     from flask import Flask, request
     from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room
 
@@ -76,13 +85,35 @@ def create_app(sizes: dict[str, int], teams: int, message_queue: str | None, cha
     def ping():
         return "ok"
 
+    def hall_message(role: str, hall: int, now: float) -> dict:
+        shown = {"seqs": {str(game): seq for game, seq in seqs.items()}, "now": int(now * 1000)}
+        if canned and role in canned:
+            return {**canned[role], **shown}
+        return padded({"role": role, "hall": hall, **shown}, sizes.get(role, 1000))
+
+    @socketio.on("hall")
+    def on_hall(payload=None):
+        role, hall, _team = who.get(request.sid, (None, None, None))
+        if role not in ("hall_gm", "hall_watcher"):
+            return {"ok": False, "error": "auth"}
+        emit("hall", hall_message(role, hall, time.time()), to=request.sid)
+        return {"ok": True}
+
     @socketio.on("connect")
     def on_connect(auth=None):
-        if not isinstance(auth, dict) or auth.get("role") not in ROLES \
-                or not isinstance(auth.get("game"), int):
+        roles = ROLES + COLMENA_ROLES if colmena else ROLES
+        if not isinstance(auth, dict) or auth.get("role") not in roles \
+                or not isinstance(auth.get("game", auth.get("hall")), int):
             raise ConnectionRefusedError("auth: role and game")
-        role, game, team = auth["role"], auth["game"], auth.get("team")
-        if role == "gm":
+        role, game, team = auth["role"], auth.get("game", auth.get("hall")), auth.get("team")
+        if role in ("hall_gm", "hall_watcher"):
+            join_room(f"hall:{game}:{'gm' if role == 'hall_gm' else 'public'}")
+            who[request.sid] = (role, game, None)
+            emit("hall", hall_message(role, game, time.time()), to=request.sid)
+            return
+        if role == "table":
+            join_room(f"game:{game}:table")
+        elif role == "gm":
             join_room(f"game:{game}:gm")
         elif role == "team":
             join_room(f"game:{game}:team:{team}")
@@ -98,14 +129,20 @@ def create_app(sizes: dict[str, int], teams: int, message_queue: str | None, cha
     @socketio.on("act")
     def on_act(payload):
         role, game, _team = who.get(request.sid, (None, None, None))
-        if role != "gm":
-            return {"ok": False, "error": "auth", "message": "GM only"}
+        if role not in (("team", "table") if colmena else ("gm",)):
+            return {"ok": False, "error": "auth", "message": "not this role"}
         seq = seqs[game] = seqs.get(game, 0) + 1
         now = time.time()
         socketio.emit("state", message("gm", game, None, seq, now), to=f"game:{game}:gm")
         for n in range(1, teams + 1):
             socketio.emit("state", message("team", game, n, seq, now), to=f"game:{game}:team:{n}")
+        if colmena:
+            socketio.emit("state", message("table", game, None, seq, now),
+                          to=f"game:{game}:table")
         socketio.emit("state", message("projector", game, None, seq, now), to=f"game:{game}:public")
+        if colmena:
+            for role, room in (("hall_gm", "gm"), ("hall_watcher", "public")):
+                socketio.emit("hall", hall_message(role, 0, now), to=f"hall:0:{room}")
         return {"ok": True, "seq": seq}
 
     @socketio.on("sync")
@@ -135,6 +172,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="gm=8000,team=4000,projector=3000",
                         help="JSON size in bytes of the state message of each audience")
     parser.add_argument("--teams", type=int, default=4)
+    parser.add_argument("--kind", choices=("partida", "colmena"), default="partida",
+                        help="colmena: a hall of tables whose phones and tablets act")
     parser.add_argument("--canned", metavar="FILE",
                         help="JSON {role: state message}: send these (real shape) instead of "
                              "padded dummies")
@@ -154,7 +193,8 @@ def main() -> None:
                                 args.channel,
                                 int(os.environ.get("FACILITATOR_PING_INTERVAL", "10")),
                                 int(os.environ.get("FACILITATOR_PING_TIMEOUT", "20")),
-                                json.loads(Path(args.canned).read_text()) if args.canned else None)
+                                json.loads(Path(args.canned).read_text()) if args.canned else None,
+                                colmena=args.kind == "colmena")
     print(f"floor on http://{args.host}:{args.port}", flush=True)
     if args.gc == "server":
         tune_garbage_collector()      # as facilitator serve does before it serves

@@ -32,6 +32,23 @@ def _hall(row: HallRow) -> dict:
             "lineup": list(row.lineup) if row.lineup is not None else None}
 
 
+def _read_hall(connection, hall_id: int) -> dict | None:
+    """Hall ``hall_id``'s row as a dict (a plain query: no ORM session), or None."""
+    row = connection.execute(select(HallRow.__table__).where(HallRow.id == hall_id)).first()
+    return _hall(row) if row is not None else None
+
+
+def _read_games(connection, hall_id: int) -> list[dict]:
+    """The games of hall ``hall_id`` (as ``Halls.games_of`` gives them), in one query."""
+    rows = connection.execute(
+        select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims, GameRow.acted_at,
+               JoinCodeRow.code)
+        .outerjoin(JoinCodeRow, (JoinCodeRow.game_id == GameRow.id) & (JoinCodeRow.team == 0))
+        .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
+    return [{"key": r.hall_key, "game_id": r.id, "name": r.name, "table_code": r.code,
+             "claims": dict(r.claims or {}), "acted_at": r.acted_at} for r in rows]
+
+
 def _checked(value: object, where: str) -> None:
     try:
         if isinstance(value, str):
@@ -48,6 +65,9 @@ class Halls:
     def __init__(self, store: GameStore):
         self.store = store
         self.database = store.database
+        # Each game's last summary, with the seq it was made at: a game's actions are only
+        # ever appended (an undo is one more), so a seq names one state of it.
+        self._summaries_at: dict[int, tuple[int, dict]] = {}
 
     def rules(self, kind_name: str):
         """The hall rules of game ``kind_name``; a Refusal when it is not played so."""
@@ -105,9 +125,8 @@ class Halls:
 
     def hall(self, hall_id: int) -> dict | None:
         """Hall ``hall_id`` (its row as a dict), or None."""
-        with self.database.session() as session:
-            row = session.get(HallRow, hall_id)
-            return _hall(row) if row is not None else None
+        with self.database.read() as connection:
+            return _read_hall(connection, hall_id)
 
     def of_watch_code(self, code: object) -> int | None:
         """The hall whose projector code is ``code``, or None."""
@@ -129,17 +148,7 @@ class Halls:
         if it has one; the device holding each personal seat; when its last action was
         accepted, epoch seconds: how long a table has been waiting)."""
         with self.database.read() as connection:
-            rows = connection.execute(
-                select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims,
-                       GameRow.acted_at)
-                .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
-            codes = dict(connection.execute(
-                select(JoinCodeRow.game_id, JoinCodeRow.code)
-                .join(GameRow, GameRow.id == JoinCodeRow.game_id)
-                .where(GameRow.hall_id == hall_id, JoinCodeRow.team == 0)).all())
-        return [{"key": r.hall_key, "game_id": r.id, "name": r.name,
-                 "table_code": codes.get(r.id), "claims": dict(r.claims or {}),
-                 "acted_at": r.acted_at} for r in rows]
+            return _read_games(connection, hall_id)
 
     def hall_of_game(self, game_id: int) -> int | None:
         """The hall game ``game_id`` is played in, or None."""
@@ -161,8 +170,11 @@ class Halls:
             loaded = current(game["game_id"])
             if loaded is None:
                 continue                    # deleted meanwhile
-            summaries[game["key"]] = rules.summary(loaded[0])
-            seqs[game["key"]] = loaded[0].seq
+            match = loaded[0]
+            made = self._summaries_at.get(game["game_id"])
+            if made is None or made[0] != match.seq:
+                made = self._summaries_at[game["game_id"]] = (match.seq, rules.summary(match))
+            summaries[game["key"]], seqs[game["key"]] = made[1], match.seq
         return summaries, seqs
 
     def view(self, hall_id: int, audience) -> dict | None:
@@ -177,11 +189,12 @@ class Halls:
         ``games_of`` gives them), or None when there is no such hall. Each screen also
         has ``seqs``, every game's seq by its key: how far the screen shows each table.
         ``current``: as for ``summaries``."""
-        hall = self.hall(hall_id)
+        with self.database.read() as connection:    # one read: the hall and its games
+            hall = _read_hall(connection, hall_id)
+            games = _read_games(connection, hall_id) if hall is not None else []
         if hall is None:
             return None
         rules = self.rules(hall["kind"])
-        games = self.games_of(hall_id)
         summaries, seqs = self._summaries(hall, games, current)
         head = {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],
                 "version": hall["version"]}
@@ -245,6 +258,7 @@ class Halls:
             games = list(connection.scalars(select(GameRow.id).where(GameRow.hall_id == hall_id)))
         for game_id in games:
             delete_game(game_id)
+            self._summaries_at.pop(game_id, None)
         with self.database.session() as session:
             row = session.get(HallRow, hall_id)
             if row is not None:
