@@ -2,8 +2,10 @@
 table's shared screen (its board), the projector, the teacher's console."""
 from __future__ import annotations
 
-from ..protocol import PlainLive, Role
+from ..protocol import GM, PlainLive, Role
+from .legal import legal_entries, legal_for
 from .match import ColmenaMatch
+from .views import view_for
 
 
 class ColmenaLive(PlainLive, ColmenaMatch):
@@ -13,6 +15,23 @@ class ColmenaLive(PlainLive, ColmenaMatch):
         """The teacher, each player, the table's screen, the projector."""
         return [Role.gm(), *(Role.of_seat(n) for n in range(1, len(self.players) + 1)),
                 Role.table(), Role.watcher()]
+
+    def screens(self, now: float, names: bool = True) -> list[tuple[Role, dict]]:
+        """Every audience's screen (as ``screen`` gives each), the table's legal list
+        worked out once for all of them: it is each view's and each legal list's source."""
+        entries = legal_entries(self.state, self.deck, can_undo=self.can_undo,
+                                can_redo=self.can_redo)
+        out = []
+        for role in self.audiences():
+            gm = role.kind == GM
+            out.append((role, {
+                "seq": self.seq,
+                "view": view_for(self.state, self.deck, role, seq=self.seq, entries=entries,
+                                 seed=self.seed),
+                "legal": [entry.to_dict() for entry in legal_for(entries, role)],
+                "can_undo": self.can_undo if gm else None,
+                "can_redo": self.can_redo if gm else None}))
+        return out
 
     def seats(self) -> list[dict]:
         """Each player's seat as a table's chooser lists it (a hand is one person's)."""
