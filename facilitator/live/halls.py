@@ -3,9 +3,9 @@ as the hall's games change.
 
 A hall's screens are not a game's: they join rooms of their own (``rooms.hall_room``)
 and get ``hall`` messages, each the hall rules' view built from every game's summary.
-A change of one of its games sends them at once; changes that come while one is being
-built and sent make one message after it, not one each (a burst of the tables' actions
-on a busy server is gathered so). Each message reads the hall and its games' rows once,
+A change of one of its games sends them at once, right after the game's own screens;
+changes that come while one is being built and sent make one message after it, not one
+each (a burst of the tables' actions on a busy server is gathered so). Each message reads the hall and its games' rows once,
 and the games as the live layer holds them. The teacher's hall actions (the next round, the games on
 the projector, the bell) go through the store's halls and are answered like actions.
 """
@@ -71,14 +71,15 @@ class LiveHalls:
         return list(zip(roles, screens))
 
     def changed(self, hall_id: int) -> None:
-        """A game of hall ``hall_id`` changed: its screens get the hall's view now, or,
-        while they are being sent one, once more right after it."""
+        """A game of hall ``hall_id`` changed (its own screens were just sent theirs): the
+        hall's screens are sent the hall's view now, by the caller, or, while another
+        caller is sending them one, by that caller once more right after it."""
         with self._lock:
             if hall_id in self._due:
                 self._again.add(hall_id)
                 return
             self._due.add(hall_id)
-        self.socketio.start_background_task(self._send, hall_id)
+        self._send(hall_id)
 
     def _send(self, hall_id: int) -> None:
         while True:
