@@ -29,11 +29,15 @@ HALL_ROLES = frozenset({HALL_GM, HALL_WATCHER})
 class LiveHalls:
     """The halls' screens of this process."""
 
-    def __init__(self, halls: Halls, socketio, act, current=None):
+    def __init__(self, halls: Halls, socketio, act, current=None, sole=lambda: False):
         self.halls = halls
         self.socketio = socketio
         self._act = act                  # LiveGames.act: a game's action, as any other
         self._current = current          # a game's (match, row) as the live layer holds it
+        # The only process (no message queue) changes a hall only through ``act``: it keeps
+        # each hall's row and its games' list read once (``_read``), their rows as held.
+        self._sole = sole
+        self._read_once: dict[int, tuple[dict, list[dict]]] = {}
         self._due: set[int] = set()      # halls whose screens are being sent their views
         self._again: set[int] = set()    # ... and changed meanwhile: once more after
         self._lock = threading.Lock()
@@ -60,15 +64,47 @@ class LiveHalls:
 
     def _messages(self, hall_id: int, roles: list[str]) -> list[tuple[str, dict]]:
         """Each of ``roles``' hall message, from one read of the hall; [] without it."""
-        found = self.halls.views(hall_id, [Role.gm() if role == HALL_GM else Role.watcher()
-                                           for role in roles], self._current)
+        found = self._read(hall_id)
         if found is None:
             return []
-        screens, games = found
+        screens, games = self.halls.screens_of(
+            *found, [Role.gm() if role == HALL_GM else Role.watcher() for role in roles],
+            self._current)
         for role, message in zip(roles, screens):
             if role == HALL_GM:
                 message["games"] = games
         return list(zip(roles, screens))
+
+    def _read(self, hall_id: int) -> tuple[dict, list[dict]] | None:
+        """Hall ``hall_id`` and its games, as the database has them: read, or, in the only
+        process, kept since it was read, each game's name, seats' devices and last action
+        as this process holds its row. None when there is no such hall."""
+        if not self._sole():
+            return self.halls.read(hall_id)
+        kept = self._read_once.get(hall_id)
+        if kept is None:
+            kept = self.halls.read(hall_id)
+            if kept is None:
+                return None
+            self._read_once[hall_id] = kept
+        hall, games = kept
+        fresh = []
+        for game in games:
+            loaded = self._current(game["game_id"]) if self._current else None
+            if loaded is None:                  # a game gone: read the hall again
+                self.forget(hall_id)
+                return self.halls.read(hall_id)
+            row = loaded[1]
+            fresh.append({**game, "name": row.name, "claims": dict(row.claims or {}),
+                          "acted_at": row.acted_at})
+        return hall, fresh
+
+    def forget(self, hall_id: int | None = None, game_id: int | None = None) -> None:
+        """Read hall ``hall_id`` (or the hall of game ``game_id``) again before its next
+        message: it changed otherwise than through its games' actions."""
+        for kept_id, (_hall, games) in list(self._read_once.items()):
+            if kept_id == hall_id or any(g["game_id"] == game_id for g in games):
+                self._read_once.pop(kept_id, None)
 
     def changed(self, hall_id: int) -> None:
         """A game of hall ``hall_id`` changed (its own screens were just sent theirs): the
@@ -105,10 +141,12 @@ class LiveHalls:
         do = payload.get("do")
         if do == "next_round":
             made = self.halls.next_round(hall_id)
+            self.forget(hall_id)                # its row and its games changed
             self.broadcast(hall_id)
             return {"ok": True, "games": made}
         if do == "show":
             self.halls.set_shown(hall_id, payload.get("keys"))
+            self.forget(hall_id)
             self.broadcast(hall_id)
             return {"ok": True}
         if do == "bell":

@@ -84,7 +84,7 @@ class LiveGames:
         self._reading_guard = threading.Lock()
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
         self.halls = LiveHalls(Halls(store), socketio, self.act,   # a hall's own screens
-                               self._loaded)
+                               self._loaded, lambda: self.sole_process)
 
     # -- operations ------------------------------------------------------------------
 
@@ -504,6 +504,7 @@ class LiveGames:
             self._reading.pop(game_id, None)
         self.classes.forget(game_id)
         self._devices_sent.pop(game_id, None)
+        self.halls.forget(game_id=game_id)
         with self._devices_lock:
             self._devices_due.pop(game_id, None)
         self.presence.forget_game(game_id)

@@ -189,11 +189,18 @@ class Halls:
         ``games_of`` gives them), or None when there is no such hall. Each screen also
         has ``seqs``, every game's seq by its key: how far the screen shows each table.
         ``current``: as for ``summaries``."""
-        with self.database.read() as connection:    # one read: the hall and its games
+        found = self.read(hall_id)
+        return self.screens_of(*found, audiences, current) if found is not None else None
+
+    def read(self, hall_id: int) -> tuple[dict, list[dict]] | None:
+        """Hall ``hall_id`` and its games (as ``hall`` and ``games_of`` give them), in one
+        read; None when there is no such hall."""
+        with self.database.read() as connection:
             hall = _read_hall(connection, hall_id)
-            games = _read_games(connection, hall_id) if hall is not None else []
-        if hall is None:
-            return None
+            return (hall, _read_games(connection, hall_id)) if hall is not None else None
+
+    def screens_of(self, hall: dict, games: list[dict], audiences: list, current=None):
+        """``views`` of a hall and its games already read: ``(screens, games)``."""
         rules = self.rules(hall["kind"])
         summaries, seqs = self._summaries(hall, games, current)
         head = {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],

@@ -215,6 +215,8 @@ def rotate_code(game_id: int, team: int):
     code = store.rotate_code(game_id, team)
     if code is None:
         return jsonify(ok=False, error="format", message="no such game or team"), 404
+    # A hall's teacher view lists its tables' codes: it reads them again.
+    current_app.extensions["facilitator_live"].halls.forget(game_id=game_id)
     return jsonify(ok=True, team=team, code=code, join_code=pretty_code(code),
                    join_url=join_url(code), qr_url=url_for("assets.qr", code=code))
 

@@ -115,7 +115,8 @@ def test_three_tables_play_the_hall_screens_follow_and_the_bell_ends_them(server
         assert ack == {"ok": True, "ended": 3}
         over = wait_hall(gm_messages, lambda m: m["view"]["over"])
         for table in over["view"]["tables"]:
-            state = consoles[table["key"]].state()
+            # The table's console, at the seq the hall's view shows of it.
+            state = consoles[table["key"]].state(over["seqs"][table["key"]])
             assert state["view"]["over"] and state["view"]["ended_early"]
             assert table["tier"] == state["view"]["result"]["tier"]
             assert table["total"] == played[table["key"]]["view"]["score"]["total"]
