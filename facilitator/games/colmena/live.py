@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..protocol import GM, PlainLive, Role
 from .legal import legal_entries, legal_for
 from .match import ColmenaMatch
-from .views import view_for
+from .views import public_view, view_for
 
 
 class ColmenaLive(PlainLive, ColmenaMatch):
@@ -17,17 +17,18 @@ class ColmenaLive(PlainLive, ColmenaMatch):
                 Role.table(), Role.watcher()]
 
     def screens(self, now: float, names: bool = True) -> list[tuple[Role, dict]]:
-        """Every audience's screen (as ``screen`` gives each), the table's legal list
-        worked out once for all of them: it is each view's and each legal list's source."""
+        """Every audience's screen (as ``screen`` gives each), the table's legal list and
+        its public view worked out once for all of them: every view starts from both."""
         entries = legal_entries(self.state, self.deck, can_undo=self.can_undo,
                                 can_redo=self.can_redo)
+        public = public_view(self.state, self.deck, seq=self.seq, entries=entries)
         out = []
         for role in self.audiences():
             gm = role.kind == GM
             out.append((role, {
                 "seq": self.seq,
                 "view": view_for(self.state, self.deck, role, seq=self.seq, entries=entries,
-                                 seed=self.seed),
+                                 seed=self.seed, public=public),
                 "legal": [entry.to_dict() for entry in legal_for(entries, role)],
                 "can_undo": self.can_undo if gm else None,
                 "can_redo": self.can_redo if gm else None}))

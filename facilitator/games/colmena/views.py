@@ -158,17 +158,21 @@ def _entries(entries: list[Legal], by: Role) -> list[dict]:
 
 
 def table_view(state: State, deck: Deck, *, seq: int, entries: list[Legal],
-               audience: Role) -> dict:
-    """The table screen's or the projector's view: the public view with what it may send."""
-    view = public_view(state, deck, seq=seq, entries=entries)
+               audience: Role, public: dict | None = None) -> dict:
+    """The table screen's or the projector's view: the public view with what it may send.
+    ``public``: the public view at this seq, if made already (every view starts from it)."""
+    view = dict(public) if public is not None else public_view(state, deck, seq=seq,
+                                                               entries=entries)
     view["legal"] = _entries(entries, audience) if audience.kind == TABLE else []
     return view
 
 
-def seat_view(state: State, deck: Deck, seat: int, *, seq: int, entries: list[Legal]) -> dict:
+def seat_view(state: State, deck: Deck, seat: int, *, seq: int, entries: list[Legal],
+              public: dict | None = None) -> dict:
     """Player ``seat``'s phone (C-V1): the public view, its own hand and choices, and each
     card it may play now with its legal cells."""
-    view = public_view(state, deck, seq=seq, entries=entries)
+    view = dict(public) if public is not None else public_view(state, deck, seq=seq,
+                                                               entries=entries)
     cards = _playable(state, entries, seat)
     choosing = state.drawn if seat == state.seat and state.step == KEEP else []
     view.update({
@@ -182,10 +186,12 @@ def seat_view(state: State, deck: Deck, seat: int, *, seq: int, entries: list[Le
     return view
 
 
-def gm_view(state: State, deck: Deck, *, seq: int, entries: list[Legal], seed: int) -> dict:
+def gm_view(state: State, deck: Deck, *, seq: int, entries: list[Legal], seed: int,
+            public: dict | None = None) -> dict:
     """Everything, for the teacher's console (C-V3): every hand, the deck in order, the two
     being chosen from, every event in full, and what each seat may play."""
-    view = public_view(state, deck, seq=seq, entries=entries)
+    view = dict(public) if public is not None else public_view(state, deck, seq=seq,
+                                                               entries=entries)
     seats = range(1, len(state.players) + 1)
     view.update({
         "hands": {str(seat): [card_data(deck, c) for c in state.hand(seat)] for seat in seats},
@@ -203,12 +209,14 @@ def gm_view(state: State, deck: Deck, *, seq: int, entries: list[Legal], seed: i
 
 
 def view_for(state: State, deck: Deck, audience: Role, *, seq: int, entries: list[Legal],
-             seed: int) -> dict:
-    """The view of ``audience``: a seat's phone, the teacher, the table screen or a watcher."""
+             seed: int, public: dict | None = None) -> dict:
+    """The view of ``audience``: a seat's phone, the teacher, the table screen or a watcher.
+    ``public``: the public view at this seq, if made already (the views of one seq share
+    it: its values are read, never changed)."""
     if audience.kind == GM:
-        return gm_view(state, deck, seq=seq, entries=entries, seed=seed)
+        return gm_view(state, deck, seq=seq, entries=entries, seed=seed, public=public)
     if audience.kind == SEAT:
         if not state.is_seat(audience.seat):
             raise ValueError(f"no seat {audience.seat} at this table")
-        return seat_view(state, deck, audience.seat, seq=seq, entries=entries)
-    return table_view(state, deck, seq=seq, entries=entries, audience=audience)
+        return seat_view(state, deck, audience.seat, seq=seq, entries=entries, public=public)
+    return table_view(state, deck, seq=seq, entries=entries, audience=audience, public=public)
