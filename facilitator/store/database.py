@@ -370,34 +370,3 @@ def _sqlite_durability(engine: Engine) -> None:
         # IMMEDIATE takes the write lock at once: two processes never apply an
         # action against the same state.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
-        driver = connection.connection.driver_connection
-        _CHANGES_AT_BEGIN[id(driver)] = driver.total_changes
-
-    # A commit that wrote waits for the disk (synchronous=FULL): under gevent it waits in
-    # a thread of gevent's pool (sqlite3 lets go of the interpreter meanwhile), so the
-    # event loop sends the other games' screens in the meantime. It still returns only
-    # once the commit is on disk: nothing is broadcast before.
-    commit = engine.dialect.do_commit
-
-    def do_commit(dbapi_connection):
-        wrote = _CHANGES_AT_BEGIN.pop(id(dbapi_connection), None) != dbapi_connection.total_changes
-        if wrote and _gevent_threads():
-            import gevent
-            gevent.get_hub().threadpool.apply(commit, (dbapi_connection,))
-        else:
-            commit(dbapi_connection)
-    engine.dialect.do_commit = do_commit
-
-
-#: Each SQLite connection's count of changed rows when its transaction began (by id).
-_CHANGES_AT_BEGIN: dict[int, int] = {}
-
-
-def _gevent_threads() -> bool:
-    """Whether gevent has patched threading (``facilitator serve``): its pool's threads
-    are then the only real threads besides the loop's."""
-    try:
-        from gevent.monkey import is_module_patched
-    except ImportError:        # pragma: no cover - gevent is a dependency
-        return False
-    return is_module_patched("threading")
