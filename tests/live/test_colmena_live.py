@@ -471,8 +471,22 @@ def test_a_lost_phone_the_teacher_moves_the_hand_to_a_new_device(server, databas
         with pytest.raises(Exception):
             probe.connect()
         # The new phone plays player 2's part from here on.
-        table.play(rng, 40)
+        table.play(rng, 30)
         assert table.phones[2].last["seq"] == table.gm.last["seq"]
+        # The teacher's hall view lists the new phone on seat 2, and, once the table's
+        # code is changed, the new code (the old one lets no one in).
+        rotated = table.http.post(f"{server.url}/console/{table.game_id}/teams/0/code",
+                                  headers={"Origin": server.url}, timeout=10).json()
+        assert rotated["ok"] and rotated["code"] != table.code
+        seq = table.play(rng, 1)
+        assert not table.gm.last["view"]["over"]
+        deadline = time.monotonic() + 10
+        while not (table.hall_gm.messages
+                   and table.hall_gm.messages[-1]["seqs"]["1.1"] >= seq):
+            assert time.monotonic() < deadline, "the hall's view never showed the last action"
+            time.sleep(0.05)
+        (shown,) = table.hall_gm.messages[-1]["games"]
+        assert shown["table_code"] == rotated["code"] and shown["claims"]["2"] == claims["2"]
         spy_check(table)
     finally:
         table.close()
