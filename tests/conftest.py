@@ -1,0 +1,152 @@
+"""Fixtures every test module shares, and which tests are slow.
+
+- ``app``: the app of one process (threading mode) on a database of the test's own,
+  with ``app_config`` (a module may override that fixture) on top of the defaults;
+  ``gm``: a test client logged in to its console, from an address of its own (logins
+  are rate-limited per address).
+- The database: a copy of one SQLite file migrated once per session (the migrations
+  run as the app runs them, so the copy is at the head and the app migrates nothing);
+  with ``@pytest.mark.databases("sqlite", "postgres")`` a module's tests run on both,
+  PostgreSQL being one database migrated once per session whose tables are emptied
+  before each test.
+- ``slow``: the tests of a crash or a restart, the fuzz, scale-out over the message
+  queue, the browser and the bots are marked here by their path (``SLOW``), so
+  ``./scripts/test -m "not slow"`` is the everyday run and ``./scripts/test`` all of it.
+"""
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+import pytest
+
+from facilitator import create_app
+from facilitator.extensions import database as app_database, store
+from facilitator.store import sessions
+from facilitator.store.database import Database
+
+TESTS = Path(__file__).resolve().parent
+#: The console's password in the apps of ``app``.
+GM_PASSWORD = "clave"
+#: Console logins are rate-limited per address: every ``gm`` client gets its own.
+ADDRESSES = (f"10.77.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+#: Tests under these paths (a folder, or a file) are slow: each starts server processes
+#: and waits on them (a crash, a restart, a second process), drives Chromium, plays
+#: games against the bot or runs a fuzz or property search of many examples.
+SLOW = ("browser/", "live/test_crash.py", "live/test_live_timer_restart.py",
+        "live/test_fuzz.py", "live/test_scaleout.py", "live/test_flood.py",
+        "test_message_queue.py", "test_package.py", "games/hive/test_hive_bot.py",
+        "games/hive/test_hive_mzinga.py")
+
+
+def pytest_configure(config):
+    """Declare the marker that chooses the databases of a module's tests."""
+    config.addinivalue_line("markers", "databases(*kinds): run the tests on each database "
+                            "named (sqlite, postgres) through the database_kind fixture")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test under a path of ``SLOW``."""
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if TESTS not in path.parents:
+            continue
+        relative = path.relative_to(TESTS).as_posix()
+        if any(relative == slow or (slow.endswith("/") and relative.startswith(slow))
+               for slow in SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
+def pytest_generate_tests(metafunc):
+    """Run a test on every database its ``databases`` marker names."""
+    marker = metafunc.definition.get_closest_marker("databases")
+    if marker is not None and "database_kind" in metafunc.fixturenames:
+        metafunc.parametrize("database_kind", marker.args, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file migrated to the head revision, once for the whole session."""
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+    migrated = Database()
+    migrated.connect(f"sqlite:///{path}")
+    migrated.engine.dispose()           # the last connection closed: the WAL is in the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres() -> str:
+    """A PostgreSQL database migrated once for the session (its URL), dropped at the end;
+    skips (or fails under CI) where PostgreSQL does not answer."""
+    from services import fresh_postgres_database
+    url, drop = fresh_postgres_database()
+    migrated = Database()
+    migrated.connect(url)
+    migrated.engine.dispose()
+    yield url
+    drop()
+
+
+def empty_tables(url: str) -> None:
+    """Empty every table of the PostgreSQL database at ``url`` but Alembic's, the ids
+    starting again from 1: as a freshly migrated database."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as connection:
+        tables = [row[0] for row in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename <> 'alembic_version'")]
+        connection.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
+                           + " RESTART IDENTITY CASCADE")
+
+
+@pytest.fixture
+def database_kind(request) -> str:
+    """Which database the test runs on: ``sqlite`` unless the ``databases`` marker says."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def database_url(request, database_kind, tmp_path) -> str:
+    """The URL of a migrated, empty database of this test's own."""
+    if database_kind == "sqlite":
+        path = tmp_path / "facilitator.db"
+        shutil.copy(request.getfixturevalue("migrated_sqlite"), path)
+        return f"sqlite:///{path}"
+    if database_kind != "postgres":
+        raise ValueError(f"no database {database_kind!r}: sqlite or postgres")
+    url = request.getfixturevalue("migrated_postgres")
+    empty_tables(url)
+    return url
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """What a module changes in the configuration of ``app`` (none by default)."""
+    return {}
+
+
+@pytest.fixture
+def app(database_url, app_config, database_kind):
+    """The app of one process on the test's own database (``database_url``)."""
+    sessions.forget_cache()
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True,
+                      "GM_PASSWORD": GM_PASSWORD, "ASYNC_MODE": "threading", **app_config})
+    app.kind = database_kind
+    yield app
+    # The store and the console sessions are process-wide: the next test's database
+    # holds other games and sessions.
+    store.forget()
+    sessions.forget_cache()
+    app_database.engine.dispose()
+
+
+@pytest.fixture
+def gm(app):
+    """A test client logged in to the console (its session cookie)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
+    response = client.post("/console/login", data={"secret": app.config["GM_PASSWORD"]})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return client
