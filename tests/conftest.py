@@ -1,14 +1,15 @@
 """Fixtures every test module shares, and which tests are slow.
 
 - ``app``: the app of one process (threading mode) on a database of the test's own,
-  with ``app_config`` (a module may override that fixture) on top of the defaults;
+  with what an ``app_config`` marker (or a module's own ``app_config`` fixture) changes
+  in the defaults;
   ``gm``: a test client logged in to its console, from an address of its own (logins
   are rate-limited per address).
 - The database: a copy of one SQLite file migrated once per session (the migrations
   run as the app runs them, so the copy is at the head and the app migrates nothing);
   with ``@pytest.mark.databases("sqlite", "postgres")`` a module's tests run on both,
   PostgreSQL being one database migrated once per session whose tables are emptied
-  before each test.
+  (and ids restarted) before each test.
 - ``slow``: the tests of a crash or a restart, the fuzz, scale-out over the message
   queue, the browser and the bots are marked here by their path (``SLOW``), so
   ``./scripts/test -m "not slow"`` is the everyday run and ``./scripts/test`` all of it.
@@ -41,9 +42,11 @@ SLOW = ("browser/", "live/test_crash.py", "live/test_live_timer_restart.py",
 
 
 def pytest_configure(config):
-    """Declare the marker that chooses the databases of a module's tests."""
+    """Declare the markers that choose the databases and the configuration of the apps."""
     config.addinivalue_line("markers", "databases(*kinds): run the tests on each database "
                             "named (sqlite, postgres) through the database_kind fixture")
+    config.addinivalue_line("markers", "app_config(**values): configuration of the app "
+                            "fixture (SAMPLE_BANK=None: no sample bank)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -91,14 +94,27 @@ def migrated_postgres() -> str:
 
 def empty_tables(url: str) -> None:
     """Empty every table of the PostgreSQL database at ``url`` but Alembic's, the ids
-    starting again from 1: as a freshly migrated database."""
+    starting again from 1: as a freshly migrated database.
+
+    DELETE, the referring tables first, then every sequence set back: as empty as
+    ``TRUNCATE ... RESTART IDENTITY CASCADE`` leaves them, without the new files a
+    TRUNCATE makes and syncs (it cost more than the test that followed)."""
     import psycopg
-    with psycopg.connect(url, autocommit=True) as connection:
-        tables = [row[0] for row in connection.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-            "AND tablename <> 'alembic_version'")]
-        connection.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
-                           + " RESTART IDENTITY CASCADE")
+
+    from facilitator.store.models import Base
+    with psycopg.connect(url, autocommit=True) as connection, connection.transaction():
+        found = {row[0] for row in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+        known = [table.name for table in reversed(Base.metadata.sorted_tables)]
+        for table in [*sorted(found - set(known) - {"alembic_version"}), *known]:
+            if table in found:
+                connection.execute(f'DELETE FROM "{table}"')
+        sequences = [row[0] for row in connection.execute(
+            "SELECT c.relname FROM pg_class AS c JOIN pg_namespace AS n "
+            "ON n.oid = c.relnamespace WHERE c.relkind = 'S' AND n.nspname = current_schema()")]
+        if sequences:
+            connection.execute("SELECT " + ", ".join(
+                f"setval('\"{name}\"', 1, false)" for name in sequences))
 
 
 @pytest.fixture
@@ -122,9 +138,14 @@ def database_url(request, database_kind, tmp_path) -> str:
 
 
 @pytest.fixture
-def app_config() -> dict:
-    """What a module changes in the configuration of ``app`` (none by default)."""
-    return {}
+def app_config(request, tmp_path) -> dict:
+    """What the test's ``app_config`` marker changes in the configuration of ``app``
+    (``SAMPLE_BANK=None``: no sample bank); a module may override this fixture."""
+    marker = request.node.get_closest_marker("app_config")
+    config = dict(marker.kwargs) if marker is not None else {}
+    if "SAMPLE_BANK" in config and config["SAMPLE_BANK"] is None:
+        config["SAMPLE_BANK"] = str(tmp_path / "no-sample-bank.csv")
+    return config
 
 
 @pytest.fixture
