@@ -230,6 +230,14 @@ class Client:
         """Wait for a state with sequence number ``seq`` or later."""
         return self.wait_for(lambda s: s["seq"] >= seq, timeout)
 
+    def settled(self) -> int:
+        """How many states the client holds once the server answered one more event (a
+        ``sync`` naming the seq it holds): every state the server sent it before that
+        answer has arrived, since they share one connection, in order. What a test checks
+        instead of waiting a while to see that nothing more came."""
+        self.call("sync", {"seq": self.last["seq"]} if self.states else {})
+        return len(self.states)
+
     def act(self, action: dict, action_id: str | None = None) -> dict:
         """Send an action and return the server's acknowledgement."""
         payload = {"action": action}
