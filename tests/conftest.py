@@ -10,8 +10,9 @@
   with ``@pytest.mark.databases("sqlite", "postgres")`` a module's tests run on both,
   PostgreSQL being one database migrated once per session whose tables are emptied
   (and ids restarted) before each test.
-- ``slow``: the tests of a crash or a restart, the fuzz, scale-out over the message
-  queue, the browser and the bots are marked here by their path (``SLOW``), so
+- ``slow``: the tests of a crash or a restart, the fuzz and the long property searches,
+  scale-out over the message queue, the browser and the bots are marked here by their
+  path (``SLOW``), so
   ``./scripts/test -m "not slow"`` is the everyday run and ``./scripts/test`` all of it.
 """
 from __future__ import annotations
@@ -32,13 +33,29 @@ TESTS = Path(__file__).resolve().parent
 GM_PASSWORD = "clave"
 #: Console logins are rate-limited per address: every ``gm`` client gets its own.
 ADDRESSES = (f"10.77.{n // 250}.{n % 250 + 1}" for n in itertools.count())
-#: Tests under these paths (a folder, or a file) are slow: each starts server processes
-#: and waits on them (a crash, a restart, a second process), drives Chromium, plays
-#: games against the bot or runs a fuzz or property search of many examples.
-SLOW = ("browser/", "live/test_crash.py", "live/test_live_timer_restart.py",
-        "live/test_fuzz.py", "live/test_scaleout.py", "live/test_flood.py",
-        "test_message_queue.py", "test_package.py", "games/hive/test_hive_bot.py",
-        "games/hive/test_hive_mzinga.py")
+#: The slow tests, by the start of their id under tests/ (a folder, a file, a test): each
+#: drives Chromium, kills or restarts server processes or starts them to see them refuse,
+#: runs two processes over the message queue, installs the package, plays the bot, runs
+#: a fuzz or a property search of many examples, or waits out a real expiry.
+SLOW = (
+    "browser/",
+    "live/test_crash.py", "live/test_live_timer_restart.py", "live/test_scaleout.py",
+    "test_message_queue.py", "test_package.py",
+    "live/test_fuzz.py",
+    "live/test_undo_screens.py::test_random_live_games_",
+    "test_properties.py::test_legal_actions_are_accepted_and_rules_hold",
+    "test_properties.py::test_record_replays_to_identical_state",
+    "test_properties.py::test_undo_then_redo_restores_exact_states",
+    "test_properties.py::test_actions_outside_the_legal_list_are_refused",
+    "test_properties.py::test_named_refusals_",
+    "test_record_bytes.py::test_the_size_is_that_of_the_indented_file",
+    "test_migrations.py::test_db_current_and_db_upgrade_commands",
+    "test_migrations.py::test_serve_",
+    "test_migrations.py::test_a_start_on_a_database_at_head_does_not_load_alembic",
+    "live/test_reconnect.py::test_away_longer_than_the_session_timeout",
+    "live/test_devices.py::test_a_token_expires_a_grace_period",
+    "games/hive/test_hive_bot.py",
+)
 
 
 def pytest_configure(config):
@@ -50,14 +67,13 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark ``slow`` every test under a path of ``SLOW``."""
+    """Mark ``slow`` every test whose id under tests/ starts with an entry of ``SLOW``."""
     for item in items:
-        path = Path(str(item.fspath)).resolve()
+        path = Path(str(item.path)).resolve()
         if TESTS not in path.parents:
             continue
-        relative = path.relative_to(TESTS).as_posix()
-        if any(relative == slow or (slow.endswith("/") and relative.startswith(slow))
-               for slow in SLOW):
+        test_id = path.relative_to(TESTS).as_posix() + item.nodeid[len(item.nodeid.split("::")[0]):]
+        if test_id.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
 
 
