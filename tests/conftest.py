@@ -36,12 +36,13 @@ ADDRESSES = (f"10.77.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 #: The slow tests, by the start of their id under tests/ (a folder, a file, a test): each
 #: drives Chromium, kills or restarts server processes or starts them to see them refuse,
 #: runs two processes over the message queue, installs the package, plays the bot, runs
-#: a fuzz or a property search of many examples, or waits out a real expiry.
+#: a fuzz, a flood from another process or a property search of many examples, or waits
+#: out a real expiry.
 SLOW = (
     "browser/",
     "live/test_crash.py", "live/test_live_timer_restart.py", "live/test_scaleout.py",
     "test_message_queue.py", "test_package.py",
-    "live/test_fuzz.py",
+    "live/test_fuzz.py", "live/test_flood.py",
     "live/test_undo_screens.py::test_random_live_games_",
     "test_properties.py::test_legal_actions_are_accepted_and_rules_hold",
     "test_properties.py::test_record_replays_to_identical_state",
@@ -85,14 +86,10 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory) -> Path:
+def migrated_sqlite() -> Path:
     """A SQLite file migrated to the head revision, once for the whole session."""
-    path = tmp_path_factory.mktemp("template") / "migrated.db"
-    migrated = Database()
-    migrated.connect(f"sqlite:///{path}")
-    migrated.engine.dispose()           # the last connection closed: the WAL is in the file
-    assert not path.with_name(path.name + "-wal").exists()
-    return path
+    from services import migrated_sqlite
+    return migrated_sqlite()
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -40,7 +41,12 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "Server":
-        """Start the process and wait until it answers."""
+        """Start the process and wait until it answers. A new SQLite database is a copy
+        of the run's migrated file (tests/services.py): the start migrates nothing."""
+        database = self.instance / "facilitator.db"
+        if "FACILITATOR_DATABASE_URL" not in self.env and not database.exists():
+            from services import migrated_sqlite
+            shutil.copy(migrated_sqlite(), database)
         with open(self.instance / f"server-{self.port}.log", "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(self.port)],
