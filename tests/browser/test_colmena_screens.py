@@ -189,6 +189,18 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             assert blocked[0]["rule"] not in explain.inner_text()
             phone.get_by_test_id(f"colmena-hand-{blocked[0]['card']}").click()    # unselected
             seen["blocked"] = True
+        # The other two actions once each: communicate (with a question), extra resources.
+        if step == "action" and view["turn"] >= 4 and "communicate" in legal and not seen["communicate"]:
+            phone.get_by_test_id(f"colmena-hand-{mine['hand'][0]['id']}").click()
+            phone.get_by_test_id("colmena-ask").select_option(index=1)
+            seq = click_and_wait(phone, "colmena-communicate", table, seq)
+            expect(table.get_by_test_id("colmena-question")).to_contain_text("?")
+            seen["communicate"] = True
+            continue
+        if step == "action" and view["turn"] >= 6 and "extra" in legal and not seen["extra"]:
+            seq = click_and_wait(phone, "colmena-extra", table, seq)
+            seen["extra"] = True
+            continue
         if mine["playable"]:
             play = mine["playable"][0]
             hand_card = phone.get_by_test_id(f"colmena-hand-{play['card']}")
@@ -226,17 +238,6 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
                 hand_card.click()
             x, y = play["cells"][0]
             seq = click_and_wait(phone, f"colmena-cell-{x}_{y}", table, seq)
-            continue
-        if step == "action" and "extra" in legal and not seen["extra"]:
-            seq = click_and_wait(phone, "colmena-extra", table, seq)
-            seen["extra"] = True
-            continue
-        if step == "action" and "communicate" in legal and not seen["communicate"] and mine["hand"]:
-            phone.get_by_test_id(f"colmena-hand-{mine['hand'][0]['id']}").click()
-            phone.get_by_test_id("colmena-ask").select_option(index=1)
-            seq = click_and_wait(phone, "colmena-communicate", table, seq)
-            expect(table.get_by_test_id("colmena-question")).to_contain_text("?")
-            seen["communicate"] = True
             continue
         if not seen["zoom"] and len(view["board"]) >= 12:
             # A phone's board: zoom in, out, and the whole board; then back.

@@ -96,7 +96,8 @@ export function board(view, opts) {
     }
   }
   const style = '--cols:' + cols + ';--rows:' + rows + (o.fit ? '' : ';--cell:' + (o.cell || 100) + 'px') + (o.min ? ';--min-cell:' + o.min + 'px' : '');
-  return html`<div class=${'cc-frame' + (o.fit ? ' fit' : ' zoomed')} data-testid="colmena-board-frame"><ol class="cc-grid" style=${style} data-testid="colmena-board" aria-label=${o.label || o.plural('colmena.board', view.board.length)} @keydown=${arrows}>${items}</ol></div>`;
+  // The frame scrolls on a phone: it takes the focus, so the keyboard scrolls it too.
+  return html`<div class=${'cc-frame' + (o.fit ? ' fit' : ' zoomed')} data-testid="colmena-board-frame" tabindex="0" role="region" aria-label=${t('colmena.board_title')}><ol class="cc-grid" style=${style} data-testid="colmena-board" aria-label=${o.label || o.plural('colmena.board', view.board.length)} @keydown=${arrows}>${items.length ? items : html`<li class="cc-empty">${t('colmena.board_empty')}</li>`}</ol></div>`;
 }
 
 /* Arrow keys move between the cells offered, to the nearest one on that side. */

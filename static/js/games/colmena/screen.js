@@ -311,7 +311,7 @@ function boardPart(view) {
       <button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = ui.zoom === 3 ? 0 : Math.min(2, ui.zoom + 1); draw(); }}>+</button>
       <button type="button" data-testid="colmena-fit" @click=${() => { ui.zoom = -2; draw(); }}>${t('colmena.fit')}</button></div>`
     : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
-  return html`<section class="cc-board" aria-labelledby="cc-board-h"><h2 id="cc-board-h" class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
+  return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
     t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
     lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
   })}</section>`;
