@@ -103,7 +103,7 @@ function statusText(view) {
   return t('colmena.status.' + a.step, { name, turn });
 }
 
-function header(view) {
+function header(view, aside) {
   const mine = role === 'team' && !view.over && view.awaiting.seat === me;
   const facts = [
     html`<span data-testid="colmena-deck">${t('colmena.deck', { n: num(view.deck) })}</span>`,
@@ -115,7 +115,12 @@ function header(view) {
     ${view.last_turn ? html`<p class="cc-last" data-testid="colmena-last-turn">${t('colmena.last_turn')}</p>` : nothing}
     <p class="cc-facts">${facts.map((f, i) => (i ? html` · ${f}` : f))}</p>
     ${ui.explain ? html`<p class="cc-explain" role="alert" data-testid="colmena-explain" title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>` : nothing}
-    ${view.question && view.question.text ? html`<p class="cc-question" data-testid="colmena-question">${t('colmena.asked', { name: playerName(view, view.question.seat || view.question.player), text: view.question.text[lang] || view.question.text.es })}</p>` : nothing}`;
+    ${aside ? nothing : question(view)}`;
+}
+
+function question(view) {
+  if (!view.question || !view.question.text) return nothing;
+  return html`<p class="cc-question" data-testid="colmena-question">${t('colmena.asked', { name: playerName(view, view.question.seat), text: view.question.text[lang] || view.question.text.es })}</p>`;
 }
 
 function players(view) {
@@ -390,10 +395,12 @@ function draw() {
       <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
   } else {
     // The table's tablet and the projector: the board first, whole; then the rest.
+    // On the projector the result and the question go beside the board: it keeps the height.
+    const wall = role === 'projector';
     parts = html`<div class="cc-public">
-      <div class="cc-top">${header(view)}${result(view)}${role === 'table' ? tableControls(view) : nothing}</div>
+      <div class="cc-top">${header(view, wall)}${wall ? nothing : result(view)}${role === 'table' ? tableControls(view) : nothing}</div>
       ${boardPart(view)}
-      <div class="cc-side">${forced(view)}${players(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
+      <div class="cc-side">${wall ? html`${result(view)}${breakdown(view)}${question(view)}` : nothing}${forced(view)}${players(view)}${discardPart(view)}${wall ? nothing : breakdown(view)}</div></div>`;
   }
   render(parts, box);
 }
