@@ -2,8 +2,9 @@
 console's form from a pasted list, three tables played from their consoles, the
 teacher's hall view at 1366×768 and on a phone (390×844), a table opened from it on its
 own console, and the projector at 1280×720 and 1920×1080: what they say agrees with each
-table's state, nothing is cut off or scrolls sideways, touch targets are 44 px, axe finds nothing; the bell (confirmed first)
-ends every table and the projector shows each table's result as the manual words it."""
+table's state, nothing is cut off or scrolls sideways, touch targets are 44 px, axe
+finds nothing; the bell (confirmed first) ends every table and the projector shows each
+table's result as the manual words it."""
 from __future__ import annotations
 
 import random
