@@ -33,7 +33,7 @@ const role = page.role || 'team';
 const me = role === 'team' ? page.team : null;
 const box = document.getElementById('screen');
 //: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
-const ZOOMS = [96, 120, 150, 72];
+const ZOOMS = [110, 140, 170, 80];
 
 if (!document.querySelector('link[data-colmena]')) {
   const css = document.createElement('link');
@@ -164,11 +164,14 @@ function pick(view, seat, cardId) {
   }
   draw();
   if (ui.selected) {
-    // The first lit cell comes into sight on a phone's board (a tap away).
+    // The first lit cell comes to the middle of a phone's board; the page stays where it is.
     const cells = cellsOf(view, seat, cardId);
-    if (cells.length) {
-      const b = document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
-      if (b) b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const frame = document.querySelector('[data-testid=colmena-board-frame]');
+    const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
+    if (frame && b) {
+      const f = frame.getBoundingClientRect();
+      const r = b.getBoundingClientRect();
+      frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
     }
   }
 }
