@@ -228,6 +228,15 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
                     hand_card.focus()
                     phone.keyboard.press("Enter")
                 expect(hand_card).to_have_attribute("aria-pressed", "true")
+                # The arrows go from cell to cell: from the top left one, right then down.
+                focused = "() => document.activeElement && document.activeElement.dataset.testid"
+                phone.locator(".cc-target button").first.focus()
+                start = phone.evaluate(focused)
+                phone.keyboard.press("ArrowRight")
+                right = phone.evaluate(focused)
+                phone.keyboard.press("ArrowDown")
+                down = phone.evaluate(focused)
+                assert start != right != down and down.startswith("colmena-cell-"), (start, right, down)
                 x, y = play["cells"][0]
                 phone.get_by_test_id(f"colmena-cell-{x}_{y}").focus()
                 phone.keyboard.press("Enter")
