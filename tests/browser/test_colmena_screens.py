@@ -96,6 +96,7 @@ def assert_whole_board(page, what: str, no_scroll: bool = False) -> dict:
     assert g["sw"] <= g["w"], (what, "sideways scroll", g)
     if no_scroll:
         assert g["sh"] <= g["h"], (what, "the page scrolls", g)
+    print(what, "cards", g["cards"], "cell width", g["cell"], "name font", g["font"])
     return g
 
 
