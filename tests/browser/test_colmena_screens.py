@@ -332,6 +332,10 @@ def test_the_teachers_console_plays_for_the_active_player_and_undoes(colmena_ser
     for seat in (1, 2):
         expect(gm.get_by_test_id(f"colmena-gm-hand-{seat}").locator(".cc-face")).to_have_count(
             len(view["hands"][str(seat)]))
+    # The table's codes with their QR codes, and the projector's link.
+    expect(gm.get_by_test_id("colmena-join-code-1")).to_have_text(codes[1])
+    expect(gm.get_by_test_id("colmena-code-0").locator("img")).to_have_attribute("src", f"/qr/{codes[0]}.svg")
+    assert gm.get_by_test_id("colmena-projector-link").get_attribute("href") == f"/projector/{watch}"
     holder = view["awaiting"]["players"][0]
     seq = click_and_wait(gm, f"colmena-starter-{holder}", gm, s["seq"])
     task = view["hands"][str(holder)]

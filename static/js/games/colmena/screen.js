@@ -22,7 +22,7 @@
  */
 import { html, render, nothing } from '/static/js/lib/dom.js';
 import { W, readJSON } from '/static/js/lib/words.js';
-import { connection } from '/static/js/lib/connection.js';
+import { connection, fetchJSON } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
 import { board, card, cardName } from './cards.js';
 
@@ -376,6 +376,28 @@ function gmHands(view) {
   </section>`;
 }
 
+/* The table's codes (its tablet's and each player's, with their QR codes) and its
+ * projector, fetched once for the teacher. */
+let codes = null;
+function codesPart(view) {
+  if (codes === null) {
+    codes = { loading: true };
+    fetchJSON('/api/games/' + page.game + '/codes', undefined, t('live.no_answer')).then((data) => {
+      codes = data && data.teams ? data : { failed: true };
+      draw();
+    });
+  }
+  if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
+  if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
+  const label = (n) => (n === 0 ? t('colmena.gm.table_code') : playerName(view, n));
+  return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
+    <h2 id="cc-codes-h">${t('colmena.gm.codes')}</h2>
+    <div class="cc-code-grid">${codes.teams.map((c) => html`<figure class="cc-code" data-testid=${'colmena-code-' + c.team}>
+      <img src=${'/qr/' + c.code + '.svg'} alt=${t('colmena.gm.qr_alt', { who: label(c.team) })} width="112" height="112" loading="lazy">
+      <figcaption><strong>${label(c.team)}</strong><br><code class="code" data-testid=${'colmena-join-code-' + c.team}>${c.code}</code></figcaption></figure>`)}</div>
+    <p><a href=${'/projector/' + codes.watch} target="_blank" rel="noopener" data-testid="colmena-projector-link">${t('colmena.gm.projector')}</a></p></section>`;
+}
+
 /* ---- the screens ---------------------------------------------------------------- */
 
 function draw() {
@@ -395,7 +417,7 @@ function draw() {
   } else if (role === 'gm') {
     parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
-      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
+      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${codesPart(view)}</div></div>`;
   } else {
     // The table's tablet and the projector: the board first, whole; then the rest.
     // On the projector the result and the question go beside the board: it keeps the height.
