@@ -65,10 +65,10 @@ export function board(view, opts) {
   if (!cells.length) cells.push([0, 0]);
   // An empty ring around the cards: where a card may be offered to go.
   const margin = o.offer ? 1 : 0;
-  let minX = Math.min(...cells.map((c) => c[0])) - margin;
-  let maxX = Math.max(...cells.map((c) => c[0])) + margin;
-  let minY = Math.min(...cells.map((c) => c[1])) - margin;
-  let maxY = Math.max(...cells.map((c) => c[1])) + margin;
+  const minX = Math.min(...cells.map((c) => c[0])) - margin;
+  const maxX = Math.max(...cells.map((c) => c[0])) + margin;
+  const minY = Math.min(...cells.map((c) => c[1])) - margin;
+  const maxY = Math.max(...cells.map((c) => c[1])) + margin;
   const cols = maxX - minX + 1;
   const rows = maxY - minY + 1;
   const place = (x, y) => 'grid-column:' + (x - minX + 1) + ';grid-row:' + (y - minY + 1);

@@ -11,14 +11,17 @@
  * `playable`; a refusal is the server's, shown in one line with the rule's summary from
  * the catalog (its id only in the tooltip). cards.js draws the cards and the board.
  *
- * Test ids: colmena-status, colmena-explain, colmena-deck, colmena-discard, colmena-players,
- * colmena-hand, colmena-hand-CARD, colmena-keep-CARD, colmena-forced, colmena-end-turn,
+ * Test ids: colmena-status, colmena-last-turn, colmena-explain, colmena-question,
+ * colmena-result, colmena-deck, colmena-discard-count, colmena-score, colmena-discard,
+ * colmena-players (colmena-player-N), colmena-hand (a phone's; colmena-hand-of-N on the
+ * console) with colmena-hand-CARD, colmena-keep-CARD, colmena-forced, colmena-end-turn,
  * colmena-extra, colmena-communicate, colmena-ask, colmena-starter-N, colmena-penalty-N,
  * colmena-confirm-yes, colmena-confirm-no, colmena-undo, colmena-redo, colmena-end-game,
  * colmena-zoom-in, colmena-zoom-out, colmena-fit, colmena-breakdown (colmena-total,
  * colmena-completed-points, colmena-bonus-points, colmena-open-points,
- * colmena-wrong-points, colmena-hand-points, colmena-completed-list), colmena-result,
- * colmena-question, colmena-hands-gm (colmena-gm-hand-N).
+ * colmena-wrong-points, colmena-hand-points, colmena-completed-list), colmena-hands-gm
+ * (colmena-gm-hand-N), colmena-codes (colmena-code-N, colmena-join-code-N,
+ * colmena-projector-link); cards.js's for the board.
  */
 import { html, render, nothing } from '/static/js/lib/dom.js';
 import { W, readJSON } from '/static/js/lib/words.js';
@@ -71,7 +74,7 @@ function because(rule, message) {
 }
 
 function explain(line) {
-  ui.explain = line ? { ...line, seq: S ? S.seq : -1 } : null;
+  ui.explain = line;
 }
 
 function send(action) {
@@ -403,10 +406,6 @@ function codesPart(view) {
 function draw() {
   if (!S || !S.view || S.view.game !== 'colmena') return;
   const view = S.view;
-  if (ui.explain && ui.explain.seq !== S.seq && ui.explain.seq !== -1) {
-    // A refusal stays until the next state changes the table.
-    ui.explain = null;
-  }
   if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
   if (ui.confirm && !legal(ui.confirm.do)) ui.confirm = null;
   let parts;
@@ -436,6 +435,7 @@ const auth = role === 'gm' ? { role: 'gm', game: page.game }
 conn.connect(auth, (state) => {
   const before = S;
   S = state;
+  // A refusal's line stays until the table changes.
   if (ui.explain && before && state.seq !== before.seq) ui.explain = null;
   draw();
 });
