@@ -302,6 +302,15 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
         assert g["cards"] == len(final["board"]), g
         screens.shot(projector, f"projector-{size['width']}x{size['height']}-over", full_page=False)
         assert axe(projector) == [], f"projector {size}"
+    # The tablet reloaded in the other languages: the result in neutral Spanish (ustedes)
+    # and in English, the total written the same.
+    for lang in ("es", "en"):
+        table.goto(f"{server.url}/team?lang={lang}")
+        expect(table.get_by_test_id("colmena-result")).to_have_text(message_of(expected["tier"])[lang])
+        assert number(table.get_by_test_id("colmena-total").inner_text()) == expected["total"]
+        expect(table.get_by_test_id("colmena-status")).to_contain_text(
+            catalog(lang)["colmena.status.over"].split(":")[0])
+    screens.shot(table, "tablet-800x1280-over-en", full_page=False)
     gm = room.gm
     gm.set_viewport_size(CONSOLE)
     gm.goto(f"{server.url}/console/{game_id}")
