@@ -19,7 +19,7 @@ export function uuid() {
 }
 
 /** The entry `name` of a state's `legal` list (what may be done now, and by whom), or null. */
-export const legal = (state, name) => (state && state.legal ? state.legal.find((e) => e.do === name) : null);
+export const legal = (state, name) => (state && state.legal && state.legal.find((e) => e.do === name)) || null;
 
 /** A connection: {connect, emit, act, seq, state, online, socket, onOnline, onError}.
  *  `opts.io`: the Socket.IO client (window.io), `opts.noAnswer`: the message of a send

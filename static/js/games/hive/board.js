@@ -118,7 +118,9 @@ function board(container, mem) {
   const play = (d) => { mem.picked = null; if (o.onPlay) o.onPlay(d.move); };
 
   const width = Math.max(mem.w, 100), height = Math.max(mem.h, 100);
-  if (!mem.moved) Object.assign(mem, fit(view.stacks.concat(lit), width, height, o.mini));
+  // An empty board is fitted around its first cell, and what is lit on it.
+  const placed = view.stacks.length ? view.stacks : [{ q: 0, r: 0 }];
+  if (!mem.moved) Object.assign(mem, fit(placed.concat(lit), width, height, o.mini));
 
   const below = new Map();              // q,r -> the pieces under the top one
   for (const p of view.pieces) {
