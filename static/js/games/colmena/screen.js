@@ -25,7 +25,7 @@
  */
 import { html, render, nothing } from '/static/js/lib/dom.js';
 import { W, readJSON } from '/static/js/lib/words.js';
-import { connection, fetchJSON } from '/static/js/lib/connection.js';
+import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
 import { board, card, cardName } from './cards.js';
 
@@ -56,7 +56,7 @@ const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role =
 // For the tests and a look from the developer tools: the last state this screen drew.
 window.ColmenaScreen = { get state() { return S; } };
 
-const legal = (name) => (S && S.legal ? S.legal.find((e) => e.do === name) : null);
+const legal = (name) => legalOf(S, name);
 const playerName = (view, seat) => {
   const p = view.players.find((q) => q.seat === seat);
   return p ? p.name : String(seat);
