@@ -44,6 +44,8 @@ COLOUR_NAMES = ("white", "black")
 RESULTS = ("white", "black", "draw")
 MAX_TURN_LIMIT = 500
 MAX_REASON = 200
+#: A pasted GameString's length at most: several times the longest classroom game.
+MAX_GAME_STRING = 20_000
 SETTINGS_BOUNDS = {
     "turn_limit": {"default": 0, "min": 0, "max": MAX_TURN_LIMIT,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
@@ -638,6 +640,31 @@ class HiveKind:
         record = self.load(settings, content, actions, None).record()
         if name:
             record["name"] = name
+        return record
+
+    def record_of_text(self, text: object, players: dict | None = None,
+                       settings: dict | None = None) -> dict:
+        """The ``hive/1`` record of a bare GameString (H-N1.4), as MzingaViewer copies it or
+        a ``.txt`` file holds it, with the players and settings given. Only its game type is
+        read here (Refusal ``H-N1.4`` with Mzinga's sentence when it is none, ``format`` when
+        it is no short text); its moves are checked when the record is replayed.
+
+        >>> KIND.record_of_text("Base;InProgress;White[2];wS1;bS1 wS1-")["game"]
+        'Base;InProgress;White[2];wS1;bS1 wS1-'
+        """
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_GAME_STRING:
+            raise Refusal("format", f"a GameString is a text of at most {MAX_GAME_STRING} "
+                                    "characters")
+        text = text.strip()
+        try:
+            split_game_string(text)
+        except ValueError as error:
+            raise Refusal("H-N1.4", str(error)) from None
+        record = {"format": FORMAT, "game": text}
+        if players is not None:
+            record["players"] = players
+        if settings is not None:
+            record["settings"] = settings
         return record
 
     def replay(self, record: dict) -> HiveMatch:
