@@ -9,7 +9,8 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, make_respon
 
 from ..extensions import database, store
 from ..games import Refusal, kind
-from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_defaults
+from ..services.games import (DEFAULT_KIND, create_from_setup, create_from_text, create_plain,
+                               setup_defaults)
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
@@ -135,12 +136,30 @@ def create_game():
     data = read_json()
     try:
         if isinstance(data, dict) and data.get("kind", DEFAULT_KIND) != DEFAULT_KIND:
-            game_id = create_plain(data["kind"], data.get("name") or "", data.get("settings"))
+            game_id = _create_other(data)
         else:
             game_id = create_from_setup(data)
     except Refusal as refusal:
-        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message,
+                       **_where(refusal)), 400
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+def _create_other(data: dict) -> int:
+    """A game of a kind other than the set-up form's: from its settings alone, or from a
+    pasted text of the game so far (``pasted``, with ``players``)."""
+    if data.get("pasted") is not None:
+        return create_from_text(data["kind"], data.get("name") or "", data["pasted"],
+                                data.get("players"), data.get("settings"))
+    return create_plain(data["kind"], data.get("name") or "", data.get("settings"))
+
+
+def _where(refusal: Refusal) -> dict:
+    """Where a refused text or record broke: the 0-based ``action`` and the ``move``
+    number a player counts (the first is 1)."""
+    if refusal.action is None:
+        return {}
+    return {"action": refusal.action, "move": refusal.action + 1}
 
 
 @bp.route("/<int:game_id>")
@@ -171,15 +190,17 @@ def game(game_id: int):
 @bp.route("/<int:game_id>/record.json")
 @gm_required
 def record(game_id: int):
-    """The game's partida/1 record, as a download."""
+    """The game's record in its kind's format (partida/1, colmena/1, hive/1), as a
+    download named after its kind."""
     broken = broken_or_none(game_id)
     if broken is not None:
         return broken
     data = store.record(game_id)
     if data is None:
         abort(404)
+    name = store.kind_of(game_id) or "partida"
     return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=partida-{game_id}.json"})
+                    headers={"Content-Disposition": f"attachment; filename={name}-{game_id}.json"})
 
 
 @bp.post("/<int:game_id>/delete")

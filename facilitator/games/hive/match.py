@@ -577,15 +577,18 @@ class HiveMatch:
                 "settings": dict(self.settings)}
 
     def summary(self) -> dict:
-        """What ``facilitator replay`` prints: the game string, state, result and reason,
-        turn and moves."""
+        """What ``facilitator replay`` prints (and the results page shows): the game
+        string, state, result and reason, turn (as UHP writes it, and its number with the
+        side to move while the game is on), the moves and the players by colour."""
         board = self.state.board
         result = self.state.result
         return {"game": game_string(board), "state": board.state, "over": self.over,
                 "result": result["result"] if result else None,
                 "reason": result["reason"] if result else None,
                 "rule": result["rule"] if result else None,
-                "turn": turn_text(board), "plies": board.ply, "moves": board.texts,
+                "turn": turn_text(board), "turn_number": board.turn,
+                "to_move": None if self.over else COLOUR_NAMES[board.colour],
+                "plies": board.ply, "moves": board.texts,
                 "players": dict(self.players)}
 
 
