@@ -1,5 +1,5 @@
 """A Hive game's record (issue 38, item 6; H-R1): its GameString with the players by colour
-and the result with its reason. Through the console on a real SQLite file: a game string
+and the result with its reason. Through the console on a real SQLite file and PostgreSQL: a game string
 pasted from MzingaViewer makes a game that goes on from there (a bad one is refused with
 the move's number and Mzinga's sentence); the results page shows the players, the result,
 the moves in notation and the record's download; the downloaded record, uploaded again,
@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from facilitator import create_app
-from facilitator.extensions import database, store
+from facilitator.extensions import store
 from facilitator.games import Role
+
+# The console on a SQLite file and on a fresh PostgreSQL database, logged in, and an
+# action played through the store as the live layer plays it: the tournament's tests'.
+from test_hive_hall_web import act, app, gm  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The issue's own example, as MzingaViewer copies a game string.
@@ -30,25 +33,6 @@ WON = ";".join(["Base;WhiteWins;Black[5]", *SHORT_WIN])
 PLAYERS = {"white": "Ana Díaz", "black": "Bruno Gil"}
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/records.db", "TESTING": True,
-                      "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
-                      "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
-    return client
-
-
 def paste(gm, text, **more):
     return gm.post("/console/games", json={"kind": "hive", "pasted": text, **more})
 
@@ -57,10 +41,6 @@ def pasted_game(gm, text, **more) -> int:
     answer = paste(gm, text, **more)
     assert answer.status_code == 200 and answer.json["ok"], answer.json
     return answer.json["game_id"]
-
-
-def act(game_id: int, action: dict, by: Role) -> None:
-    store.transact(game_id, by.sent_by, lambda c: c.act(action, by, 0.0))
 
 
 def text_of(html: str, testid: str) -> str:
