@@ -105,7 +105,9 @@ def test_a_bad_game_string_is_refused_saying_where_and_why(app, gm, text, rule, 
 @pytest.mark.parametrize("body", [{"pasted": 7}, {"pasted": ""}, {"pasted": "x" * 30_000},
                                   {"pasted": PASTED, "players": {"red": "Ana"}},
                                   {"pasted": PASTED, "settings": {"bot": 5}},
-                                  {"pasted": PASTED, "name": 3}])
+                                  {"pasted": PASTED, "name": 3},
+                                  {"pasted": PASTED, "players": {"white": "Ana\x00"}},
+                                  {"players": {"black": "Bruno\x07"}}])
 def test_a_malformed_paste_is_a_refusal_never_a_crash(gm, body):
     answer = gm.post("/console/games", json={"kind": "hive", **body})
     assert answer.status_code == 400 and answer.json["error"] == "format", answer.json
@@ -114,6 +116,50 @@ def test_a_malformed_paste_is_a_refusal_never_a_crash(gm, body):
 def test_a_game_without_a_text_of_its_own_refuses_a_paste(gm):
     answer = gm.post("/console/games", json={"kind": "colmena", "pasted": PASTED})
     assert answer.status_code == 400 and answer.json["error"] == "format"
+
+
+def test_the_consoles_hive_form_makes_a_pair_s_game(app, gm):
+    page = gm.get("/console").get_data(as_text=True)
+    assert 'data-testid="new-hive-form"' in page and 'name="pasted"' in page
+    made = gm.post("/console/games/form", data={
+        "kind": "hive", "name": "Mesa 3", "white": "Ana Díaz", "black": "", "bot": "2",
+        "turn_limit": "40", "pasted": ""})
+    assert made.status_code == 302
+    game_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        match = store.current(game_id)[0]
+        assert match.players == {"white": "Ana Díaz", "black": "Black"}
+        assert (match.bot, match.settings["turn_limit"]) == (2, 40)
+    went_on = gm.post("/console/games/form", data={
+        "kind": "hive", "name": "", "white": "Ana", "black": "Bruno", "bot": "0",
+        "turn_limit": "0", "pasted": PASTED + "\r\n"})
+    assert went_on.status_code == 302
+    record = gm.get(went_on.headers["Location"] + "/record.json").json
+    assert record["game"].endswith(";wS1;bG1 -wS1;wA1 wS1/")
+    assert record["players"] == {"white": "Ana", "black": "Bruno"}
+
+
+def test_the_consoles_hive_form_says_which_move_and_why_and_keeps_what_was_typed(gm):
+    bad = "Base;InProgress;Black[1];wS1;bQ wS1-"
+    answer = gm.post("/console/games/form", data={
+        "kind": "hive", "name": "Mesa 4", "white": "Ana", "black": "Bruno", "bot": "0",
+        "turn_limit": "0", "pasted": bad})
+    assert answer.status_code == 400
+    html = answer.get_data(as_text=True)
+    assert text_of(html, "new-hive-error") == (
+        "La jugada 2 del GameString no se puede jugar: la abeja reina no se coloca en el "
+        "primer turno. You can&#39;t play your Queen Bee on your first turn.")
+    assert f">{bad}</textarea>" in html and 'value="Bruno"' in html
+    english = gm.post("/console/games/form?lang=en", data={
+        "kind": "hive", "white": "Ana", "bot": "1", "turn_limit": "0",
+        "pasted": "Bse;NotStarted;White[1]"}).get_data(as_text=True)
+    assert text_of(english, "new-hive-error") == \
+        "The game cannot be created: Unable to parse &#39;Bse&#39; in GameString."
+    for tampered in ({"kind": "partida"}, {"kind": "hive", "bot": "9"},
+                     {"kind": "hive", "turn_limit": "-1"}, {"kind": "hive", "white": "A\x00"}):
+        assert gm.post("/console/games/form", data=tampered).status_code == 400, tampered
+    with gm.application.app_context():
+        assert store.listing() == []
 
 
 # ---- the results page ------------------------------------------------------------------------

@@ -120,14 +120,17 @@ def create_class_game(klass: dict, lineup: list[list[int]], settings: dict, bank
     return game_id
 
 
-def create_plain(game: str, name: str, settings: dict) -> int:
-    """Create a game of a kind that takes no bank (its settings alone)."""
+def create_plain(game: str, name: str, settings: dict, players: object = None) -> int:
+    """Create a game of a kind that takes no bank: its settings, and ``players`` for a kind
+    that keeps its players beside them (Hive's, by colour: checked by the game)."""
     from ..games import names
     if game not in names():
         raise Refusal("format", f"there is no game {game!r}")
     if not isinstance(name, str) or not is_unicode(name):
         raise Refusal("format", "the game's name is not valid text")
-    return store.create_game(game, name or game, settings if isinstance(settings, dict) else {})
+    content = None if players is None else {"players": players}
+    return store.create_game(game, name or game, settings if isinstance(settings, dict) else {},
+                             content)
 
 
 def create_from_text(game: str, name: str, text: object, players: object = None,
