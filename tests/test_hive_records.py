@@ -233,6 +233,24 @@ def test_the_downloaded_record_uploads_as_the_same_game(app, gm):
     assert text_of(html, "result") == "Ganan las blancas (Ana Díaz) — reina rodeada"
 
 
+@pytest.mark.parametrize("ending", [
+    [({"do": "offer_draw"}, Role.of_seat(2)), ({"do": "accept_draw"}, Role.of_seat(1))],
+    [({"do": "end", "result": "black", "reason": "abandono"}, Role.gm())]])
+def test_a_result_no_move_caused_comes_back_with_its_rule(app, gm, ending):
+    """A draw by agreement stays one (not the teacher's end) through download and upload."""
+    game_id = pasted_game(gm, PASTED, players=PLAYERS)
+    with app.app_context():
+        for action, by in ending:
+            act(game_id, action, by)
+    download = gm.get(f"/console/{game_id}/record.json")
+    answer = upload(gm, download.data, "otra.json")
+    again = int(answer.headers["Location"].split("/")[2])
+    assert gm.get(f"/console/{again}/record.json").json["result"] == download.json["result"]
+    with app.app_context():
+        act(again, {"do": "undo"}, Role.gm())                 # the teacher may still undo it
+        assert not store.current(again)[0].over
+
+
 def test_a_game_string_file_uploads_and_continues_live(gm):
     answer = upload(gm, (PASTED + "\r\n").encode("utf-8-sig"), "mzinga.txt", then="continue")
     assert answer.status_code == 302

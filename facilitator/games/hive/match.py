@@ -245,13 +245,16 @@ class HiveMatch:
         return events
 
     def _restore_result(self, result: dict) -> None:
-        # A record's result that no move caused (agreement, the teacher's end) comes
-        # back as an action of its own, so the teacher can still undo it.
-        event = _ended(result["result"], result["reason"], str(result.get("rule") or "H-G6"))
-        action = {"do": "end", "result": result["result"], "reason": result["reason"]}
-        self.state.apply(event)
-        self.log.append(action)
-        self._done.append((action, [event], self.seq))
+        # A record's result that no move caused comes back as the actions that make it,
+        # so that the teacher can still undo it and the store, playing the same actions
+        # again, ends the game with the same rule: a draw by agreement as an offer and its
+        # acceptance (H-G3), any other as the teacher's end with its reason (H-G6).
+        teacher = Role.gm()
+        if result["result"] == "draw" and result.get("rule") == "H-G3":
+            self.play({"do": "offer_draw"}, teacher)
+            self.play({"do": "accept_draw"}, teacher)
+            return
+        self.play({"do": "end", "result": result["result"], "reason": result["reason"]}, teacher)
 
     def _teacher_undo(self, action: dict, by: Role) -> list[dict]:
         _only_teacher(by, "undo")
