@@ -201,6 +201,9 @@ def test_a_hive_game_has_no_partida_exports_and_its_page_is_listed(gm):
         assert gm.get(f"/console/{game_id}/{what}").status_code == 404
     listing = gm.get("/console").get_data(as_text=True)
     assert f'href="/console/{game_id}/results"' in listing
+    results = gm.get(f"/api/v1/games/{game_id}/results")      # the API's: the summary
+    assert results.status_code == 200
+    assert results.json["moves"] == ["wS1", "bG1 -wS1", "wA1 wS1/"] and results.json["result"] is None
 
 
 def test_a_game_of_another_kind_has_a_plain_results_page(gm):
