@@ -22,7 +22,8 @@ from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
 
 bp = Blueprint("console", __name__, url_prefix="/console")
-#: A game form's field at most (a pasted GameString is the longest).
+#: A game form's field at most, read before the game checks it (longer than any pasted
+#: GameString the game takes, so that a cut text is always refused, never played).
 MAX_FORM_FIELD = 20_000
 
 

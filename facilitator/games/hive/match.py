@@ -44,8 +44,10 @@ COLOUR_NAMES = ("white", "black")
 RESULTS = ("white", "black", "draw")
 MAX_TURN_LIMIT = 500
 MAX_REASON = 200
-#: A pasted GameString's length at most: several times the longest classroom game.
-MAX_GAME_STRING = 20_000
+#: A GameString's length at most, pasted or in a record: room for a game played to the
+#: longest turn limit, and short enough that replaying it (a request's work) stays brief.
+MAX_GAME_STRING = 10_000
+TOO_LONG = f"a GameString is a text of at most {MAX_GAME_STRING} characters"
 SETTINGS_BOUNDS = {
     "turn_limit": {"default": 0, "min": 0, "max": MAX_TURN_LIMIT,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
@@ -659,8 +661,7 @@ class HiveKind:
         'Base;InProgress;White[2];wS1;bS1 wS1-'
         """
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_GAME_STRING:
-            raise Refusal("format", f"a GameString is a text of at most {MAX_GAME_STRING} "
-                                    "characters")
+            raise Refusal("format", TOO_LONG)
         text = text.strip()
         try:
             split_game_string(text)
@@ -682,6 +683,8 @@ class HiveKind:
         text = record.get("game")
         if not isinstance(text, str):
             raise Refusal("format", 'a Hive record has its GameString in "game"')
+        if len(text) > MAX_GAME_STRING:
+            raise Refusal("format", TOO_LONG)
         match = self.new(record.get("settings") or {}, players=record.get("players"))
         try:
             expansions, moves = split_game_string(text)

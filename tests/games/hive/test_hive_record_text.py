@@ -39,3 +39,14 @@ def test_a_move_that_cannot_be_played_is_refused_with_its_index():
         KIND.replay(KIND.record_of_text("Base;InProgress;Black[1];wS1;bQ wS1-"))
     assert (caught.value.rule, caught.value.action, caught.value.message) == \
         ("H-P1.5", 1, "You can't play your Queen Bee on your first turn.")
+
+
+def test_a_record_s_game_string_is_bounded_yet_holds_a_game_to_the_longest_turn_limit():
+    """H-R1.3 and H-G5: no upload makes the server replay a game without end."""
+    from facilitator.games.hive.match import MAX_GAME_STRING, MAX_TURN_LIMIT
+    longest_move = "bG3 \\wA3"
+    assert len("Base;InProgress;White[501]") + 2 * MAX_TURN_LIMIT * (len(longest_move) + 1) \
+        <= MAX_GAME_STRING
+    with pytest.raises(Refusal) as caught:
+        KIND.replay({"format": "hive/1", "game": "Base;;;" + ";".join(["wS1"] * 4000)})
+    assert caught.value.rule == "format" and caught.value.action is None
