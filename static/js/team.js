@@ -19,7 +19,7 @@ import { html, render, nothing, $, drafts, keep, rich } from './lib/dom.js';
 import { W, readJSON } from './lib/words.js';
 import { connection, uuid } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
-import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner } from './lib/widgets.js';
+import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner, sender } from './lib/widgets.js';
 import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
 
 const { t, num, signed, ordinal } = W;
@@ -40,7 +40,6 @@ let S = null;
 let V = null;
 let resend = true;            // after loading or reconnecting, an unsent draft goes out
 const ui = { exPick: [] };
-const pending = new Set();
 const authors = new Set(local.get(AUTHORS) || []);
 
 // Socket.IO hands a reconnected page its first state before it says "connected": the
@@ -48,18 +47,7 @@ const authors = new Set(local.get(AUTHORS) || []);
 conn.onOnline((up) => { if (!up) resend = true; else if (resend && S) draw(S); });
 
 const bump = () => { if (S) draw(S); };
-function send(action) {
-  const key = JSON.stringify(action);
-  if (pending.has(key)) return Promise.resolve(null);
-  pending.add(key);
-  return conn.act(action).then((ack) => {
-    pending.delete(key);
-    if (ack && ack.ok === false) flash(ack);
-    return ack;
-  });
-}
-const btn = (testid, label, action, cls) => html`<button type="button" data-testid=${testid} class=${cls || ''}
-  @click=${() => (typeof action === 'function' ? action() : send(action))}>${label}</button>`;
+const { send, btn } = sender(conn);
 /** A card or a challenge: said in one line, confirmed before it is spent. */
 const askFirst = (action, text) => () => { if (confirmed(text)) send(action); };
 const teamText = (n) => teamTextOf(V, n);
