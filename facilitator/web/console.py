@@ -9,7 +9,7 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, make_respon
 
 from ..extensions import database, store
 from ..games import Refusal, kind
-from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_defaults
+from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_bounds, setup_defaults
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
@@ -98,7 +98,8 @@ def games():
     """Past games and the set-up form of a new one."""
     from ..services.halls import halls
     return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults(), halls=halls().listing())
+                           defaults=setup_defaults(), bounds=setup_bounds(),
+                           halls=halls().listing())
 
 
 def games_listing() -> list[dict]:
