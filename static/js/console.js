@@ -49,7 +49,7 @@ import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel as teamLabelOf, teamName, teamOf, teamText as teamTextOf, flash, toast, confirmed,
   offlineBanner, sender } from './lib/widgets.js';
 import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
-import { stepOf, adjustPlan as planOf } from './console_plan.js';
+import { stepOf, choiceOf, adjustPlan as planOf } from './turn_plan.js';
 
 const { t, num, signed } = W;
 const page = readJSON('page', {});
@@ -192,11 +192,8 @@ function declareBlock(entry) {
 
 function chooseBlock(entry) {
   const choices = entry.options.choices || [];
-  const authors = Array.from(new Set(choices.map((c) => c.author)));
-  const author = authors.includes(drafts['choose-author']) ? drafts['choose-author'] : authors[0];
+  const { authors, author, types, type } = choiceOf(choices, { author: drafts['choose-author'], type: drafts['choose-type'] });
   drafts['choose-author'] = author;
-  const types = choices.filter((c) => c.author === author);
-  const type = types.some((c) => c.type === drafts['choose-type']) ? drafts['choose-type'] : (types.length ? types[0].type : '');
   drafts['choose-type'] = type;
   const left = (a) => choices.filter((c) => c.author === a).reduce((s, c) => s + c.left, 0);
   return html`<p class="sr-only">${t('act.choose_for', { team: teamText(entry.teams[0] || V.turn.chooser) })}</p>${choices.length

@@ -21,6 +21,7 @@ import { connection, uuid } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner, sender } from './lib/widgets.js';
 import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
+import { choiceOf } from './turn_plan.js';
 
 const { t, num, signed, ordinal } = W;
 const page = readJSON('page', {});
@@ -188,11 +189,8 @@ function chooseBlock() {
   if (!choose) return nothing;
   const choices = choose.options.choices || [];
   for (const c of choices) authors.add(c.author);
-  const names = Array.from(new Set(choices.map((c) => c.author)));
-  const author = names.includes(drafts['choose-author']) ? drafts['choose-author'] : names[0];
+  const { authors: names, author, types, type } = choiceOf(choices, { author: drafts['choose-author'], type: drafts['choose-type'] });
   drafts['choose-author'] = author;
-  const types = choices.filter((c) => c.author === author);
-  const type = types.some((c) => c.type === drafts['choose-type']) ? drafts['choose-type'] : (types.length ? types[0].type : '');
   drafts['choose-type'] = type;
   return html`<h2>${t('team.act.choose')}</h2><label>${t('team.act.author')}</label>
     <select data-testid="choose-author" aria-label=${t('team.act.author')}

@@ -1,8 +1,9 @@
-// What the console computes: the step a state waits for, and a score correction as typed.
+// What the quiz's screens compute: the step a state waits for, a score correction as typed,
+// where a choice of question stands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { words } from '../../static/js/lib/words.js';
-import { stepOf, adjustPlan } from '../../static/js/console_plan.js';
+import { stepOf, adjustPlan, choiceOf } from '../../static/js/turn_plan.js';
 
 const catalog = {
   'adjust.hint': 'Escriban los puntos', 'adjust.zero': 'Cero no cambia nada', 'adjust.need_reason': 'Falta el motivo.',
@@ -43,4 +44,15 @@ test('a correction that cannot be read, of zero, or out of bounds is refused and
   assert.deepEqual(adjustPlan(es, '1', '101', 'x', teamOf, teamText), { ok: false, text: 'como mucho 100', bad: true });
   assert.deepEqual(adjustPlan(en, '1', '0,5', 'x', teamOf, teamText), { ok: false, text: 'use a point', bad: true });
   assert.equal(adjustPlan(en, '1', '0.5', 'x', teamOf, teamText).text, 'Equipo 1: 2.5 → 3 (+0.5)');
+});
+
+test('a choice keeps the author and type picked while on offer, else the first on offer', () => {
+  const choices = [{ author: 'Kant', type: 'vf', left: 2 }, { author: 'Kant', type: 'quien', left: 1 },
+    { author: 'Arendt', type: 'abierta', left: 3 }];
+  const at = (picked) => { const c = choiceOf(choices, picked); return [c.authors, c.author, c.types.map((x) => x.type), c.type]; };
+  assert.deepEqual(at({}), [['Kant', 'Arendt'], 'Kant', ['vf', 'quien'], 'vf']);
+  assert.deepEqual(at({ author: 'Kant', type: 'quien' }), [['Kant', 'Arendt'], 'Kant', ['vf', 'quien'], 'quien']);
+  assert.deepEqual(at({ author: 'Arendt', type: 'quien' }), [['Kant', 'Arendt'], 'Arendt', ['abierta'], 'abierta']);
+  assert.deepEqual(at({ author: 'Marx', type: 'vf' }), [['Kant', 'Arendt'], 'Kant', ['vf', 'quien'], 'vf']);
+  assert.deepEqual(choiceOf([], { author: 'Kant' }), { authors: [], author: undefined, types: [], type: '' });
 });

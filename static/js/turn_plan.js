@@ -1,5 +1,5 @@
-/* console_plan.js: what the console computes from a state and from what the GM types,
- * with no page around it (tests/js/console_plan.test.mjs runs it under node). */
+/* turn_plan.js: what the quiz's console and team page compute from a state and from what
+ * is typed, with no page around it (tests/js/turn_plan.test.mjs runs it under node). */
 
 /** The actions that are a step of the turn, first the one the game waits for. */
 const STEPS = ['declare', 'choose', 'question', 'verdict', 'pick', 'end_turn', 'written', 'argument'];
@@ -32,4 +32,15 @@ export function adjustPlan(w, team, pointsText, reasonText, teamOf, teamText) {
   return { ok: true, text: text, bad: false,
     action: { do: 'adjust', team: n, points: read.value, reason: reason },
     said: w.t('adjust.title') + ' · ' + teamText(n) + ' ' + w.signed(read.value) };
+}
+
+/** The author and type a choice of question stands at: {authors, author, types, type}.
+ *  `choices`: the `choose` entry's [{author, type, left}]; `picked`: {author, type} as
+ *  last chosen (kept when still on offer, else the first on offer). */
+export function choiceOf(choices, picked) {
+  const authors = Array.from(new Set(choices.map((c) => c.author)));
+  const author = authors.includes(picked.author) ? picked.author : authors[0];
+  const types = choices.filter((c) => c.author === author);
+  const type = types.some((c) => c.type === picked.type) ? picked.type : (types.length ? types[0].type : '');
+  return { authors, author, types, type };
 }
