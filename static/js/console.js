@@ -48,7 +48,7 @@ import { connection, fetchJSON } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel as teamLabelOf, teamName, teamOf, teamText as teamTextOf, flash, toast, confirmed,
   offlineBanner, sender } from './lib/widgets.js';
-import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
+import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf, SPECIALS } from './turn_words.js';
 import { stepOf, choiceOf, adjustPlan as planOf } from './turn_plan.js';
 
 const { t, num, signed } = W;
@@ -457,9 +457,7 @@ function drawPeople() {
 }
 
 /* ---- timer ------------------------------------------------------------ */
-function timerOp(op, seconds) {
-  return conn.emit('timer', seconds ? { op: op, seconds: seconds } : { op: op }, false).then(flashRefusal);
-}
+const timerOp = (op) => conn.emit('timer', { op: op }, false).then(flashRefusal);
 function drawTimer() {
   const st = (S.timer || { state: 'idle' }).state;
   // The timer runs only while the teams deliberate (the server refuses it otherwise):
@@ -470,7 +468,7 @@ function drawTimer() {
     st === 'idle' ? btn('timer-start', t('timer.start'), () => timerOp('start'), 'primary', 'S') : nothing,
     st === 'running' ? btn('timer-pause', t('timer.pause'), () => timerOp('pause'), '', 'S') : nothing,
     st === 'paused' ? btn('timer-resume', t('timer.resume'), () => timerOp('resume'), 'primary', 'S') : nothing,
-    btn('timer-extend', t('timer.extend'), () => timerOp('extend', 30), '', '+'),
+    btn('timer-extend', t('timer.extend'), () => timerOp('extend'), '', '+'),   // the server's extension
     st !== 'idle' ? btn('timer-restart', t('timer.restart'), () => timerOp('restart')) : nothing,
   ] : nothing, $('timer-buttons'));
   tick();
@@ -516,7 +514,7 @@ function scoresBlock() {
   tm.cards.length ? html`<div class="small muted">${countCards(tm.cards).map(([c, k]) => card(c) + (k > 1 ? ' ×' + k : '')).join(', ')}</div>` : nothing}</td>
       <td class="num score" data-testid=${'score-team-' + tm.team} data-label=${cols[1]}>${num(tm.score)}</td>
       <td class="num" data-label=${cols[2]}>${tm.cards.length}</td><td class="num" data-label=${cols[3]}>${tm.pifies}</td>
-      <td class="specials" data-label=${cols[4]}>${['desvio', 'seguro', 'elijo'].map((c) => html`<span class="sp" title=${special(c)}>${t('special.short.' + c) + ' ' + (tm.special[c] || 0)}</span>`)}</td>
+      <td class="specials" data-label=${cols[4]}>${SPECIALS.map((c) => html`<span class="sp" title=${special(c)}>${t('special.short.' + c) + ' ' + (tm.special[c] || 0)}</span>`)}</td>
       <td class="num devices" data-label=${cols[5]}><span data-testid=${'devices-' + tm.team}><span class=${'dot ' + (devices[String(tm.team)] ? 'on' : 'off')} aria-hidden="true"></span>${
   devices[String(tm.team)] || 0}</span>${deviceList(tm.team, deviceIds[String(tm.team)])}</td></tr>`)}</tbody></table>`;
 }

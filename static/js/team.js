@@ -20,7 +20,7 @@ import { W, readJSON } from './lib/words.js';
 import { connection, uuid } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner, sender } from './lib/widgets.js';
-import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
+import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf, SPECIALS } from './turn_words.js';
 import { choiceOf } from './turn_plan.js';
 
 const { t, num, signed, ordinal } = W;
@@ -326,7 +326,7 @@ function mineBlock() {
   return html`<h2>${t('team.mine')}</h2>${tm.cards.length
     ? html`<ul class="cards" data-testid="my-cards">${countCards(tm.cards).map(([c, k]) => html`<li>${card(c) + (k > 1 ? ' ×' + k : '')}</li>`)}</ul>`
     : html`<p class="muted" data-testid="my-cards">${t('team.no_cards')}</p>`}
-    <ul class="cards" data-testid="my-special">${['desvio', 'seguro', 'elijo'].map((c) => html`<li>${special(c) + ': ' + (tm.special[c] || 0)}</li>`)}</ul>
+    <ul class="cards" data-testid="my-special">${SPECIALS.map((c) => html`<li>${special(c) + ': ' + (tm.special[c] || 0)}</li>`)}</ul>
     <p class="small" data-testid="my-pifies">${t('score.pifies') + ': ' + tm.pifies + ' · ' + t('award.consolation') + ': ' + tm.consolations +
       ' · ' + t('award.risky_bonus') + ': ' + tm.bonuses + (tm.markers.length ? ' · ' + t('score.markers') + ': ' + tm.markers.map(mode).join(', ') : '')}</p>`;
 }
