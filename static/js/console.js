@@ -49,7 +49,8 @@ import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel as teamLabelOf, teamName, teamOf, teamText as teamTextOf, flash, toast, confirmed,
   offlineBanner, sender } from './lib/widgets.js';
 import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf, SPECIALS } from './turn_words.js';
-import { stepOf, choiceOf, adjustPlan as planOf } from './turn_plan.js';
+import { stepOf, adjustPlan as planOf } from './console_plan.js';
+import { choiceOf } from './turn_plan.js';
 
 const { t, num, signed } = W;
 const page = readJSON('page', {});
