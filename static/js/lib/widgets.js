@@ -1,6 +1,7 @@
 /* widgets.js: what every screen shows the same way: a team's badge, the message area
  * (a refusal, a toast, with "Deshacer" when it can be undone), a button that sends an
- * action, a confirmation, the OFFLINE banner. Drawn from a view's `teams` and the catalogs; knows no game.
+ * action, a confirmation, the OFFLINE banner. Drawn from a view's `teams` and the
+ * catalogs; knows no game.
  *
  * Test ids: offline (the banner, in base.html), notice (the message area, in base.html). */
 import { html, render, nothing, $ } from './dom.js';
