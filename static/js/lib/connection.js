@@ -18,6 +18,9 @@ export function uuid() {
   return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' + x.slice(16, 20) + '-' + x.slice(20);
 }
 
+/** The entry `name` of a state's `legal` list (what may be done now, and by whom), or null. */
+export const legal = (state, name) => (state && state.legal && state.legal.find((e) => e.do === name)) || null;
+
 /** A connection: {connect, emit, act, seq, state, online, socket, onOnline, onError}.
  *  `opts.io`: the Socket.IO client (window.io), `opts.noAnswer`: the message of a send
  *  never answered, `opts.later(fn, ms)`: a timer (setTimeout). */

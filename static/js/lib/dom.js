@@ -2,9 +2,9 @@
  * the screens share. lit-html keeps the elements of a template between updates and only
  * changes the parts that differ, so a typed text, the focus and the selection survive
  * every state. User text always goes in as text, never as HTML. Knows no game. */
-import { html, render, nothing } from '/vendor/lit-html.js';
+import { html, svg, render, nothing } from '/vendor/lit-html.js';
 
-export { html, render, nothing };
+export { html, svg, render, nothing };
 
 /** The element of id `id`. */
 export const $ = (id) => document.getElementById(id);
