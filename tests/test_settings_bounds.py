@@ -114,17 +114,14 @@ def test_check_settings_refuses_a_million_rounds_quickly(gm):
     assert str(MAX_ROUNDS) in answer["message"]
 
 
-def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(tmp_path):
+@pytest.mark.app_config(SAMPLE_BANK=None)
+def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(gm):
     """The set-up page carries the game's bounds and, for each number of rounds, the
     schedule a game of that many rounds gets by default: the form draws them and writes
     none of them itself."""
     import json
     import re
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/b.db", "GM_PASSWORD": "k",
-                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "k"}).status_code == 302
-    page = client.get("/console").get_data(as_text=True)
+    page = gm.get("/console").get_data(as_text=True)
     found = re.search(r'<script id="setup-data" type="application/json">(.*?)</script>', page, re.S)
     bounds = json.loads(found.group(1))["bounds"]
     assert bounds["teams"] == {"min": 4, "max": 6}
