@@ -61,6 +61,15 @@ def measure(screens, name: str, viewport: dict, url: str, ready: str, cookies=No
                              for u, s in bodies), key=lambda f: -f["bytes"])}
 
 
+def class_url(room) -> str:
+    """A class of 24 students with no game yet, made through the console: its page's address."""
+    url = room.new_class("Filosofía 5.º B")
+    listed = "\n".join(f"Estudiante {n}" for n in range(1, 25))
+    answer = room.gm.context.request.post(url + "/students", data={"text": listed})
+    assert answer.json()["ok"], answer.text()
+    return url
+
+
 def test_bytes_each_page_loads(room, server, artifacts):
     room.open_console(room.create_via_http({
         "teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}))
@@ -78,6 +87,15 @@ def test_bytes_each_page_loads(room, server, artifacts):
                            f"{server.url}/console/{room.game_id}", "score-team-4",
                            cookies=gm_cookies),
         "projector": measure(screens, "projector", PROJECTOR_VIEWPORT, watch, "join-panel"),
+        "results": measure(screens, "results", GM_VIEWPORT,
+                           f"{server.url}/console/{room.game_id}/results", "results",
+                           cookies=gm_cookies),
+        "class": measure(screens, "class", GM_VIEWPORT, class_url(room), "league-empty",
+                         cookies=gm_cookies),
+        "banks": measure(screens, "banks", GM_VIEWPORT, server.url + "/console/banks", "banks",
+                         cookies=gm_cookies),
+        "new hall": measure(screens, "hall", GM_VIEWPORT, server.url + "/console/halls/new",
+                            "hall-create", cookies=gm_cookies),
     }
     (artifacts / "page-bytes.json").write_text(json.dumps(sizes, indent=1))
     print("\npage        total bytes   without socket.io   on the wire   without   responses")
