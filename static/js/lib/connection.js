@@ -4,8 +4,6 @@
  * until answered (the server applies an id once). Knows no game and no page. */
 import { clock } from './timer.js';
 
-export { fetchJSON } from './http.js';
-
 /** A random id for an action (crypto.randomUUID where the browser has it). */
 export function uuid() {
   const c = globalThis.crypto;

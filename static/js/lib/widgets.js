@@ -68,7 +68,8 @@ export function toast(parts, ms, undo) {
     'info toast', ms || 5000);
 }
 
-export { confirmed } from './forms.js';
+/** Ask before something that cannot be taken back; true when confirmed. */
+export const confirmed = (text) => window.confirm(text);
 
 /** The OFFLINE banner follows connection `conn` (not shown before a first attempt fails). */
 export function offlineBanner(conn) {
