@@ -1,4 +1,6 @@
-"""What each page costs a device on campus Wi-Fi: the bytes Chromium receives to show it.
+"""What each page costs a device on campus Wi-Fi: the bytes Chromium receives to show it
+(the team, join, console, projector and login pages; the results, a class's, the banks'
+and the new-hall pages of the console).
 
 Each page is opened in a fresh context (empty cache) and measured once its
 live content is on screen and the network is idle: the sum of the bodies of
