@@ -111,3 +111,50 @@ def test_bytes_each_page_loads(room, server, artifacts):
     for name in ("team", "console", "projector"):
         assert "gzip" in sizes[name]["content_encodings"], name
         assert sizes[name]["wire"] < sizes[name]["total"] / 2, (name, sizes[name])
+
+
+# The Hive screens' budgets: what they weighed as global scripts on live.js, and 10 % more
+# (docs/performance.md says what they weigh as modules).
+HIVE_BUDGETS = {"phone": 142_000, "console": 147_000, "projector": 142_000,
+                "hall": 180_000, "hall_projector": 154_000}
+
+
+def test_bytes_each_hive_page_loads(make_room, artifacts, tmp_path):
+    """The Hive game's phone, console and projector, and a tournament's hall view and
+    projector: the same measure as the quiz's pages, held to their budgets."""
+    from server import Server
+
+    from .test_hive_screens import new_game
+    server = Server(tmp_path).start()
+    try:
+        room = make_room(server)
+        game_id, codes, watch = new_game(room, "Hive pesado")
+        answer = room.gm.context.request.post(f"{server.url}/console/halls", data={
+            "kind": "hive", "name": "Torneo pesado", "players": "Ana\nBea\nCarla\nDani\n",
+            "settings": {}, "seed": 7}).json()
+        hall = room.gm.context.request.get(f"{server.url}/console/halls/{answer['hall_id']}.json").json()
+        gm_cookies = room.gm.context.cookies()
+        screens = room.screens
+        sizes = {
+            "phone": measure(screens, "hive-phone", TABLET_VIEWPORT, f"{server.url}/j/{codes[1]}",
+                             "hive-status", mobile=True),
+            "console": measure(screens, "hive-console", GM_VIEWPORT, f"{server.url}/console/{game_id}",
+                               "hive-join-code-1", cookies=gm_cookies),
+            "projector": measure(screens, "hive-projector", PROJECTOR_VIEWPORT,
+                                 f"{server.url}/projector/{watch}", "hive-status"),
+            "hall": measure(screens, "hive-hall", GM_VIEWPORT,
+                            f"{server.url}/console/halls/{answer['hall_id']}", "hall-standings",
+                            cookies=gm_cookies),
+            "hall_projector": measure(screens, "hive-hall-projector", PROJECTOR_VIEWPORT,
+                                      f"{server.url}/halls/{hall['hall']['watch_code']}", "hall-standings"),
+        }
+    finally:
+        server.stop()
+    (artifacts / "page-bytes-hive.json").write_text(json.dumps(sizes, indent=1))
+    print("\nHive page   total bytes   without socket.io   on the wire   without   responses")
+    for name, s in sizes.items():
+        print(f"{name:14} {s['total']:9,} {s['without_socket_io']:18,} {s['wire']:13,} "
+              f"{s['wire_without_socket_io']:9,} {s['responses']:11}")
+    for name, budget in HIVE_BUDGETS.items():
+        assert sizes[name]["total"] < budget, (name, sizes[name]["files"])
+        assert "gzip" in sizes[name]["content_encodings"], name

@@ -4,6 +4,9 @@
  * until answered (the server applies an id once). Knows no game and no page. */
 import { clock } from './timer.js';
 
+// The games' screens take fetchJSON from here; the console's plain pages from http.js.
+export { fetchJSON } from './http.js';
+
 /** A random id for an action (crypto.randomUUID where the browser has it). */
 export function uuid() {
   const c = globalThis.crypto;
@@ -17,6 +20,9 @@ export function uuid() {
   const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
   return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' + x.slice(16, 20) + '-' + x.slice(20);
 }
+
+/** The entry `name` of a state's `legal` list (what may be done now, and by whom), or null. */
+export const legal = (state, name) => (state && state.legal && state.legal.find((e) => e.do === name)) || null;
 
 /** A connection: {connect, emit, act, seq, state, online, socket, onOnline, onError}.
  *  `opts.io`: the Socket.IO client (window.io), `opts.noAnswer`: the message of a send
