@@ -115,3 +115,27 @@ def test_check_settings_refuses_a_million_rounds_quickly(tmp_path):
     assert time.perf_counter() - started < 0.5
     assert answer["ok"] is False and answer["error"] == "R-O1"
     assert str(MAX_ROUNDS) in answer["message"]
+
+
+def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(tmp_path):
+    """The set-up page carries the game's bounds and, for each number of rounds, the
+    schedule a game of that many rounds gets by default: the form draws them and writes
+    none of them itself."""
+    import json
+    import re
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/b.db", "GM_PASSWORD": "k",
+                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
+    client = app.test_client()
+    assert client.post("/console/login", data={"secret": "k"}).status_code == 302
+    page = client.get("/console").get_data(as_text=True)
+    found = re.search(r'<script id="setup-data" type="application/json">(.*?)</script>', page, re.S)
+    bounds = json.loads(found.group(1))["bounds"]
+    assert bounds["teams"] == {"min": 4, "max": 6}
+    assert bounds["rounds"] == {"min": 1, "max": MAX_ROUNDS}
+    assert bounds["deliberation_seconds"] == {"min": MIN_SECONDS, "max": MAX_SECONDS}
+    assert bounds["points"] == {"min": -MAX_POINTS, "max": MAX_POINTS}
+    assert len(bounds["schedules"]) == MAX_ROUNDS
+    for rounds, default in enumerate(bounds["schedules"], start=1):
+        settings = parse_settings(base(rounds=rounds))
+        assert [list(m) for m in settings.round_modes] == default["modes"], rounds
+        assert list(settings.individual_rounds) == default["individual"], rounds

@@ -35,6 +35,19 @@ def setup_defaults(game: str = DEFAULT_KIND) -> dict:
             "max_members": bounds["members"]["default_max"]}
 
 
+def setup_bounds(game: str = DEFAULT_KIND) -> dict:
+    """The set-up form's bounds (the game's own): each setting's ``min`` and ``max``, and
+    ``schedules``, the default schedule of a game of n rounds at ``n - 1``: the modes
+    of each round and the individual rounds."""
+    bounds = kind(game).settings_bounds()
+    limits = {key: {b: v[b] for b in ("min", "max") if b in v}
+              for key, v in bounds.items() if "min" in v or "max" in v}
+    limits["schedules"] = [{"modes": modes, "individual": individual} for modes, individual
+                           in zip(bounds["round_modes"]["default"],
+                                  bounds["individual_rounds"]["default"])]
+    return limits
+
+
 def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
     """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
     "roster"}``; returns its id.

@@ -11,7 +11,7 @@ from ..extensions import database, store
 from ..games import Refusal, kind, names
 from ..i18n import translate
 from ..services.games import (DEFAULT_KIND, create_from_setup, create_from_text, create_plain,
-                               setup_defaults)
+                               setup_bounds, setup_defaults)
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
@@ -109,7 +109,7 @@ def _games_page(new_form: dict | None = None, new_error: dict | None = None):
     was wrong with it."""
     from ..services.halls import halls
     return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults(), halls=halls().listing(),
+                           defaults=setup_defaults(), bounds=setup_bounds(), halls=halls().listing(),
                            text_kinds=text_kinds(), new_form=new_form, new_error=new_error)
 
 

@@ -20,7 +20,7 @@ import { W, readJSON } from './lib/words.js';
 import { connection } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel, teamName, teamText as teamTextOf, offlineBanner } from './lib/widgets.js';
-import { mode, qtype, special, verdict, awardPoints, awardText as awardTextOf } from './turn_words.js';
+import { mode, qtype, special, verdict, awardPoints, awardText as awardTextOf, SPECIALS } from './turn_words.js';
 import { scoreLine } from './lib/charts.js';
 
 const { t, has, num, ordinal, plural } = W;
@@ -226,7 +226,6 @@ const later = new MutationObserver(refit);
 $('stage').addEventListener('load', refit, true);
 
 /* ---- scoreboard and final ranking ---------------------------------------- */
-const SPECIALS = ['desvio', 'seguro', 'elijo'];
 function drawBoard() {
   const cols = [['rank.team', ''], ['rank.score', 'num'], ['score.cards', 'num'], ['score.pifies', 'num'], ['proj.specials', 'num']];
   render(html`<table class="pscores"><caption class="sr-only">${t('score.title')}</caption>

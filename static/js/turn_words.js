@@ -4,6 +4,8 @@ import { W } from './lib/words.js';
 import { teamName } from './lib/widgets.js';
 
 const { t } = W;
+/** The special cards a team holds, in the order the screens list them. */
+export const SPECIALS = ['desvio', 'seguro', 'elijo'];
 export const mode = (m) => (m ? t('mode.' + m) : '');
 export const qtype = (ty) => (ty ? t('type.' + ty) : '');
 export const special = (c) => t('special.' + c);
