@@ -227,8 +227,11 @@ def test_a_class_from_its_list_to_a_new_game_and_its_page_at_two_sizes(room, scr
 
     # Deleting the class (confirmed) deletes it and its game.
     gm.goto(class_url)
+    asked = []
+    gm.on("dialog", lambda dialog: asked.append(dialog.message))   # the screens accept it
     gm.get_by_test_id("class-delete").click()
     gm.wait_for_url(re.compile(r"/console/classes/?$"))
+    assert len(asked) == 1 and "Filosofía 5.º B" in asked[0], asked
     expect(gm.get_by_test_id(f"class-{class_id}")).to_have_count(0)
     assert gm.request.get(f"{server.url}/console/{game_id}").status == 404
 
