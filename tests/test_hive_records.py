@@ -19,9 +19,11 @@ import pytest
 from facilitator.extensions import store
 from facilitator.games import Role
 
-# The console on a SQLite file and on a fresh PostgreSQL database, logged in, and an
-# action played through the store as the live layer plays it: the tournament's tests'.
-from test_hive_hall_web import act, app, gm  # noqa: F401
+# An action played through the store as the live layer plays it: the tournament's tests'.
+from test_hive_hall_web import act
+
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The issue's own example, as MzingaViewer copies a game string.

@@ -4,7 +4,6 @@ import time
 
 import pytest
 
-from facilitator import create_app
 from facilitator.games.partida import Refusal, parse_settings
 from facilitator.games.partida.settings import (MAX_BANK_SPECIAL_CARDS, MAX_EXTRA_DEPTH,
                                          MAX_MAX_MEMBERS, MAX_POINTS, MAX_ROUNDS,
@@ -104,11 +103,9 @@ def test_each_value_just_inside_is_accepted():
     assert parse_settings(base(max_members=3, teams=teams(3, 3, 3, 3))).max_members == 3
 
 
-def test_check_settings_refuses_a_million_rounds_quickly(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/b.db", "GM_PASSWORD": "k",
-                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "k"}).status_code == 302
+@pytest.mark.app_config(SAMPLE_BANK=None)
+def test_check_settings_refuses_a_million_rounds_quickly(gm):
+    client = gm
     started = time.perf_counter()
     answer = client.post("/api/check-settings",
                          json={"settings": base(rounds=1_000_000)}).get_json()
@@ -117,17 +114,14 @@ def test_check_settings_refuses_a_million_rounds_quickly(tmp_path):
     assert str(MAX_ROUNDS) in answer["message"]
 
 
-def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(tmp_path):
+@pytest.mark.app_config(SAMPLE_BANK=None)
+def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(gm):
     """The set-up page carries the game's bounds and, for each number of rounds, the
     schedule a game of that many rounds gets by default: the form draws them and writes
     none of them itself."""
     import json
     import re
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/b.db", "GM_PASSWORD": "k",
-                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "k"}).status_code == 302
-    page = client.get("/console").get_data(as_text=True)
+    page = gm.get("/console").get_data(as_text=True)
     found = re.search(r'<script id="setup-data" type="application/json">(.*?)</script>', page, re.S)
     bounds = json.loads(found.group(1))["bounds"]
     assert bounds["teams"] == {"min": 4, "max": 6}
