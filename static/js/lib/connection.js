@@ -4,6 +4,9 @@
  * until answered (the server applies an id once). Knows no game and no page. */
 import { clock } from './timer.js';
 
+// The games' screens take fetchJSON from here; the console's plain pages from http.js.
+export { fetchJSON } from './http.js';
+
 /** A random id for an action (crypto.randomUUID where the browser has it). */
 export function uuid() {
   const c = globalThis.crypto;
@@ -104,18 +107,4 @@ export function connection(opts) {
   /** Send an action; queued while offline and sent again with the same id until acknowledged. */
   C.act = (action, id) => C.emit('act', { id: id || uuid(), action: action }, true);
   return C;
-}
-
-/** A route's JSON over HTTP: a Promise of the answer, never rejected (a network failure or
- *  a page that is not JSON answers {ok: false, error, message}). `body`: POSTed as JSON. */
-export function fetchJSON(url, body, noAnswer) {
-  const init = { credentials: 'same-origin', headers: { Accept: 'application/json' } };
-  if (body !== undefined) {
-    init.method = 'POST';
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  return fetch(url, init)
-    .then((r) => r.json().catch(() => ({ ok: false, error: 'HTTP ' + r.status, message: r.statusText })))
-    .catch(() => ({ ok: false, error: 'offline', message: noAnswer || '' }));
 }

@@ -9,6 +9,15 @@ export { html, svg, render, nothing };
 /** The element of id `id`. */
 export const $ = (id) => document.getElementById(id);
 
+const drawn = new WeakSet();
+/** Render `template` into `box`; the first time, what the server put there (a "loading"
+ *  line) goes: lit-html itself would keep it and add the template after it. */
+export function draw(box, template) {
+  if (!box) return;
+  if (!drawn.has(box)) { box.replaceChildren(); drawn.add(box); }
+  render(template, box);
+}
+
 /** What fields hold between renders, by name: `.value=${drafts.x ?? ''} @input=${keep('x')}`. */
 export const drafts = {};
 /** An input handler that keeps the field's value in drafts[name]. */

@@ -29,7 +29,8 @@ export function teamText(view, n) {
 /** The errors that are not a rule of a game (their answer names no rule book entry). */
 const NOT_RULES = new Set(['format', 'rate', 'busy', 'offline', 'server', 'auth', 'limit',
   'not_found', 'not_now', 'role', 'unauthorized']);
-const isRule = (rule) => !!rule && !NOT_RULES.has(rule) && has('rule.' + rule);
+/** Whether a refusal's `error` is an entry of a rule book (the catalog summarises it). */
+export const isRule = (rule) => !!rule && !NOT_RULES.has(rule) && has('rule.' + rule);
 /** A rule as a link to its entry in the rule book of the page's language; any other error plain. */
 export function ruleLink(rule, title, label) {
   if (!isRule(rule)) return html`<strong class="rule" title=${title || nothing}>${label || rule}</strong>`;
