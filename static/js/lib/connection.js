@@ -69,7 +69,7 @@ export function connection(opts) {
     const socket = (o.io || globalThis.io)({ auth: auth, transports: ['websocket', 'polling'], tryAllTransports: true,
       reconnectionDelay: 800, reconnectionDelayMax: 5000 });
     C.socket = socket;
-    // Its state and socket where live.js's pages have theirs (window.Live): for the
+    // Its state and socket as window.Live: for the
     // browser tests and a look from the developer tools alike.
     if (typeof window !== 'undefined' && !window.Live) window.Live = C;
     socket.on('connect', () => {
