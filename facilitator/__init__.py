@@ -67,7 +67,7 @@ def create_app(test_config: dict | None = None):
                       ping_timeout=app.config["PING_TIMEOUT"],
                       cors_allowed_origins=None, serializer=binary_free_packets(),
                       json=PacketJson)
-    match_socketio_path(app)        # the default path, the one static/js/live.js uses
+    match_socketio_path(app)        # the default path, the one static/js/lib/connection.js uses
     app.session_interface = ConnectionSessions()     # a connection's cookie read once
     live = app.extensions["facilitator_live"] = LiveGames(store, socketio,
                                                           shared_presence(app, presence))

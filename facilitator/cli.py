@@ -31,9 +31,11 @@ def main() -> None:
 @main.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False, allow_dash=True))
 def replay_command(record_file: str) -> None:
-    """Replay a game record (partida/1, colmena/1, hive/1) and print its result as JSON.
+    """Replay a game record (partida/1, colmena/1, hive/1, or a bare Hive GameString) and
+    print its result as JSON.
 
-    Exits 0 with {"standings": [...]}, or non-zero with
+    Exits 0 with {"standings": [...]} (la partida) or the game's summary (Hive: the players,
+    the moves in notation, the result and its reason), or non-zero with
     {"error": RULE, "action": INDEX, "message": ...} when an action is refused.
     """
     try:
@@ -45,8 +47,10 @@ def replay_command(record_file: str) -> None:
     try:
         record = load_record(text)
     except Refusal as refusal:
-        _print_refusal(refusal)
-        sys.exit(1)
+        record = _record_of_text(text)
+        if record is None:
+            _print_refusal(refusal)
+            sys.exit(1)
     other = _other_game(record)
     if other is not None:
         _replay_other(other, record)
@@ -60,6 +64,16 @@ def replay_command(record_file: str) -> None:
     click.echo(json.dumps({"standings": game.standings(), "over": state.over,
                            "round": state.turn.round, "turn": state.turn.number},
                           ensure_ascii=False, indent=1))
+
+
+def _record_of_text(text: str) -> dict | None:
+    """The record of a file that is not JSON but a game's own text (Hive's GameString, as
+    MzingaViewer copies it), or None."""
+    from .games import record_of_text
+    try:
+        return record_of_text(text)
+    except ImportError:
+        return None
 
 
 def _other_game(record: object):

@@ -1,12 +1,17 @@
-"""PostgreSQL and Redis for the tests that need them.
+"""PostgreSQL and Redis for the tests that need them, and a migrated SQLite file.
 
 They run wherever the services answer. Elsewhere they skip and say why;
 under CI (CI=true) a missing service is a failure, never a skip.
 """
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import secrets
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +51,19 @@ def redis_url() -> str:
     except Exception as error:          # noqa: BLE001
         _missing("Redis at " + REDIS, error)
     return REDIS
+
+
+@functools.cache
+def migrated_sqlite() -> Path:
+    """A SQLite file migrated to the head revision as the app migrates a new database,
+    made once per test run (in a temporary folder removed at exit): the tests copy it
+    instead of migrating a file of their own."""
+    from facilitator.store.database import Database
+    folder = Path(tempfile.mkdtemp(prefix="facilitator-migrated-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "migrated.db"
+    migrated = Database()
+    migrated.connect(f"sqlite:///{path}")
+    migrated.engine.dispose()           # the last connection closed: the WAL is in the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path

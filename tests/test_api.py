@@ -1,6 +1,6 @@
 """The JSON API for scripts (``/api/v1``) and the console page of API tokens.
 
-Each test has its own SQLite file in ``tmp_path``. Every route is used both
+Each test has its own SQLite file (tests/conftest.py). Every route is used both
 with the GM's console session and with a bearer token; without either, with a
 revoked token or a forged one it answers 401 JSON.
 """
@@ -9,13 +9,11 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import itertools
 import json
 import re
 
 import pytest
 
-from facilitator import create_app
 from facilitator.extensions import database, store
 from facilitator.questions import parse_bank
 from facilitator.store.banks import list_banks
@@ -23,7 +21,6 @@ from facilitator.store.models import ApiToken
 
 ORIGIN = {"Origin": "http://localhost"}
 EVIL = {"Origin": "http://evil.example"}
-ADDRESSES = (f"10.9.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 TEAMS = [{"name": f"E{n}", "members": 4} for n in range(1, 5)]
 STUDENTS = [f"Alumna {n}" for n in range(1, 17)]
 
@@ -56,25 +53,6 @@ def csv_with_error_on_line_5() -> str:
         kind = "vff" if n == 5 else ("vf", "quien", "abierta")[n % 3]
         rows.append(f"Kant,{kind},Pregunta número {n},Respuesta {n}")
     return "\n".join(rows) + "\n"
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/api.db", "TESTING": True,
-                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-
-
-@pytest.fixture
-def gm(app):
-    """A client logged in to the console (the session cookie)."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
-    assert client.post("/console/login", data={"secret": "x"}).status_code == 302
-    return client
 
 
 def issue(gm, label: str = "script") -> str:
@@ -599,7 +577,7 @@ def test_revoking_every_token_at_once(app, gm):
     # Logging out every console leaves the tokens working (they are revoked here).
     assert gm.post("/console/logout-all", headers=ORIGIN).status_code == 302
     assert all(Script(app, t).get("/api/v1/games").status_code == 200 for t in tokens)
-    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+    assert gm.post("/console/login", data={"secret": app.config["GM_PASSWORD"]}).status_code == 302
     done = gm.post("/console/tokens/revoke-all", headers=ORIGIN)
     assert done.status_code == 302 and "done=revoked_all" in done.headers["Location"]
     assert "Tokens revocados: 3." in gm.get(done.headers["Location"]).get_data(as_text=True)

@@ -1,24 +1,20 @@
 """The question banks in the GM console (``/console/banks``), through Flask's test client.
 
-Each test has its own SQLite file in ``tmp_path``; the sample bank is
+Each test has its own SQLite file (tests/conftest.py); the sample bank is
 imported by ``create_app`` as on a real first start.
 """
 from __future__ import annotations
 
 import io
-import itertools
 import re
 
 import pytest
 
-from facilitator import create_app
 from facilitator.extensions import database, store
 from facilitator.questions import parse_bank
 from facilitator.store.banks import bank_questions, find_bank, list_banks
 
 ORIGIN = {"Origin": "http://localhost"}
-# Console logins are rate-limited per address: every test client gets its own.
-ADDRESSES = (f"10.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
 SMALL = ("id,author,type,text,answer,notes\n"
          "k1,Kant,vf,Kant escribió la Crítica de la razón pura.,Verdadero,\n"
@@ -31,40 +27,20 @@ SMALL = ("id,author,type,text,answer,notes\n"
          "a4,Arendt,abierta,¿Qué es la natalidad?,La capacidad de empezar algo nuevo.,\n")
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
-                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    # The game store is process-wide: forget games cached from another test's database.
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-
-
-@pytest.fixture
-def client(app):
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
-    response = client.post("/console/login", data={"secret": "x"})
-    assert response.status_code == 302
-    return client
-
-
-def post(client, url, **kwargs):
+def post(gm, url, **kwargs):
     """A POST from a page of this server, as a browser sends it."""
     headers = {**ORIGIN, **kwargs.pop("headers", {})}
-    return client.post(url, headers=headers, **kwargs)
+    return gm.post(url, headers=headers, **kwargs)
 
 
-def upload(client, filename: str, content: str | bytes, **fields):
+def upload(gm, filename: str, content: str | bytes, **fields):
     data = content.encode("utf-8") if isinstance(content, str) else content
     form = {"file": (io.BytesIO(data), filename), "target": "new", **fields}
-    return post(client, "/console/banks/import", data=form, content_type="multipart/form-data")
+    return post(gm, "/console/banks/import", data=form, content_type="multipart/form-data")
 
 
-def small_bank(client, name: str = "pequeño") -> int:
-    response = upload(client, "pequeño.csv", SMALL, name=name)
+def small_bank(gm, name: str = "pequeño") -> int:
+    response = upload(gm, "pequeño.csv", SMALL, name=name)
     assert response.status_code == 200, response.get_data(as_text=True)
     return find_bank(database, name)["id"]
 
@@ -95,36 +71,36 @@ def test_the_pages_are_for_the_gm_only(app):
     assert find_bank(database, "1") is not None
 
 
-def test_a_cross_site_post_is_refused(client):
+def test_a_cross_site_post_is_refused(gm):
     # The server's one cross-site rule (facilitator.web.auth.from_another_site).
-    bank_id = small_bank(client)
+    bank_id = small_bank(gm)
     for headers in ({"Origin": "http://evil.example"}, {"Referer": "http://evil.example/page"},
                     {"Origin": "null"}):
-        response = client.post(f"/console/banks/{bank_id}/delete", headers=headers)
+        response = gm.post(f"/console/banks/{bank_id}/delete", headers=headers)
         assert response.status_code == 400, headers
         assert "Petición rechazada" in response.get_data(as_text=True)
-        response = client.post(f"/console/banks/{bank_id}/questions/delete",
+        response = gm.post(f"/console/banks/{bank_id}/questions/delete",
                                data={"id": "k1"}, headers=headers)
         assert response.status_code == 400
     # Origin wins over a matching Referer.
-    response = client.post(f"/console/banks/{bank_id}/delete",
+    response = gm.post(f"/console/banks/{bank_id}/delete",
                            headers={"Origin": "https://evil.example",
                                     "Referer": "http://localhost/console/banks"})
     assert response.status_code == 400
     assert bank_questions(database, bank_id)[1][0].id == "k1"
     # A Referer from this host is enough when there is no Origin; a request that says
     # nothing (a script: every browser sends Origin with a POST) is not from another site.
-    response = client.post(f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"},
+    response = gm.post(f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"},
                            headers={"Referer": f"http://localhost/console/banks/{bank_id}"})
     assert response.status_code == 302
-    assert client.post(f"/console/banks/{bank_id}/delete").status_code == 302
+    assert gm.post(f"/console/banks/{bank_id}/delete").status_code == 302
 
 
 # -- listing and search --------------------------------------------------------------
 
-def test_the_list_shows_every_bank_with_counts_per_author_and_type(client):
-    bank_id = small_bank(client)
-    response = client.get("/console/banks")
+def test_the_list_shows_every_bank_with_counts_per_author_and_type(gm):
+    bank_id = small_bank(gm)
+    response = gm.get("/console/banks")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     text = text_of(response)
@@ -140,15 +116,15 @@ def test_the_list_shows_every_bank_with_counts_per_author_and_type(client):
     assert "Combinaciones con menos de 2 preguntas: 4" in text
 
 
-def test_the_list_speaks_english_too(client):
-    small_bank(client)
-    text = text_of(client.get("/console/banks?lang=en"))
+def test_the_list_speaks_english_too(gm):
+    small_bank(gm)
+    text = text_of(gm.get("/console/banks?lang=en"))
     assert "Question banks" in text and "Questions: 8" in text and "Import a file" in text
 
 
-def test_the_bank_page_shows_coverage_and_the_pairs_with_few_questions(client):
-    bank_id = small_bank(client)
-    response = client.get(f"/console/banks/{bank_id}")
+def test_the_bank_page_shows_coverage_and_the_pairs_with_few_questions(gm):
+    bank_id = small_bank(gm)
+    response = gm.get(f"/console/banks/{bank_id}")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     few = re.findall(r'data-testid="few-pair"><strong>([^<]+)</strong> · ([^:]+):', html)
@@ -158,11 +134,11 @@ def test_the_bank_page_shows_coverage_and_the_pairs_with_few_questions(client):
     assert "No hay ninguna partida en curso creada con este banco." in text_of(response)
 
 
-def test_search_by_text_author_and_type(client):
-    bank_id = small_bank(client)
+def test_search_by_text_author_and_type(gm):
+    bank_id = small_bank(gm)
 
     def ids(**args):
-        response = client.get(f"/console/banks/{bank_id}", query_string=args)
+        response = gm.get(f"/console/banks/{bank_id}", query_string=args)
         assert response.status_code == 200
         return re.findall(r'data-testid="question-row" data-id="([^"]+)"',
                           response.get_data(as_text=True))
@@ -176,18 +152,18 @@ def test_search_by_text_author_and_type(client):
     assert ids(type="quien") == ["k3", "a2", "a3"]
     assert ids(type="nonsense") == ["k1", "k2", "k3", "k4", "a1", "a2", "a3", "a4"]
     assert ids(q="no existe nada así") == []
-    text = text_of(client.get(f"/console/banks/{bank_id}", query_string={"type": "quien"}))
+    text = text_of(gm.get(f"/console/banks/{bank_id}", query_string={"type": "quien"}))
     assert "3 de 8 preguntas" in text
 
 
 # -- add, edit, delete ---------------------------------------------------------------
 
-def test_add_a_question_and_its_validation(client):
-    bank_id = small_bank(client)
+def test_add_a_question_and_its_validation(gm):
+    bank_id = small_bank(gm)
     url = f"/console/banks/{bank_id}/questions/new"
-    assert client.get(url).status_code == 200
+    assert gm.get(url).status_code == 200
 
-    response = post(client, url, data={"author": " ", "type": "vff", "text": "", "answer": "",
+    response = post(gm, url, data={"author": " ", "type": "vff", "text": "", "answer": "",
                                        "id": ""})
     assert response.status_code == 400
     text = text_of(response)
@@ -198,7 +174,7 @@ def test_add_a_question_and_its_validation(client):
     assert 'aria-invalid="true"' in response.get_data(as_text=True)
     assert len(bank_questions(database, bank_id)[1]) == 8
 
-    response = post(client, url, data={"id": "k1", "author": "Kant", "type": "quien",
+    response = post(gm, url, data={"id": "k1", "author": "Kant", "type": "quien",
                                        "text": "¿Quién dijo «Ten el valor de servirte...»?",
                                        "answer": "Kant"})
     assert response.status_code == 400
@@ -206,7 +182,7 @@ def test_add_a_question_and_its_validation(client):
     # What was typed is kept in the form.
     assert "Ten el valor de servirte" in response.get_data(as_text=True)
 
-    response = post(client, url, data={"id": "", "author": "Kant", "type": "quien",
+    response = post(gm, url, data={"id": "", "author": "Kant", "type": "quien",
                                        "text": "¿Quién dijo «Ten el valor de servirte...»?",
                                        "answer": "Kant", "notes": "¿Qué es la Ilustración?"})
     assert response.status_code == 302
@@ -216,37 +192,37 @@ def test_add_a_question_and_its_validation(client):
     added = questions[-1]
     assert (added.id, added.author, added.type, added.notes) == \
         ("kant-quien-1", "Kant", "quien", "¿Qué es la Ilustración?")
-    page = text_of(client.get(response.headers["Location"]))
+    page = text_of(gm.get(response.headers["Location"]))
     assert "Pregunta «kant-quien-1» añadida." in page
 
 
-def test_validation_errors_in_english_name_the_field(client):
-    bank_id = small_bank(client)
-    response = post(client, f"/console/banks/{bank_id}/questions/new?lang=en",
+def test_validation_errors_in_english_name_the_field(gm):
+    bank_id = small_bank(gm)
+    response = post(gm, f"/console/banks/{bank_id}/questions/new?lang=en",
                     data={"author": "Kant", "type": "quien", "text": "¿Quién?", "answer": ""})
     assert response.status_code == 400
     assert "Expected answer: cannot be empty." in text_of(response)
 
 
-def test_edit_a_question(client):
-    bank_id = small_bank(client)
+def test_edit_a_question(gm):
+    bank_id = small_bank(gm)
     url = f"/console/banks/{bank_id}/questions/edit"
-    page = client.get(url, query_string={"id": "k2"})
+    page = gm.get(url, query_string={"id": "k2"})
     assert page.status_code == 200
     assert "Kant nació en Viena." in page.get_data(as_text=True)
-    assert client.get(url, query_string={"id": "nope"}).status_code == 404
+    assert gm.get(url, query_string={"id": "nope"}).status_code == 404
 
     base = {"original_id": "k2", "id": "k2", "author": "Kant", "type": "vf",
             "text": "Kant nació en Königsberg.", "answer": "Verdadero", "notes": "1724"}
-    response = post(client, url, data={**base, "answer": "  "})
+    response = post(gm, url, data={**base, "answer": "  "})
     assert response.status_code == 400
     assert "Respuesta esperada: no puede estar vacío." in text_of(response)
-    response = post(client, url, data={**base, "id": "k1"})
+    response = post(gm, url, data={**base, "id": "k1"})
     assert response.status_code == 400
     assert "Identificador: otra pregunta del banco ya lo usa" in text_of(response)
-    response = post(client, url, data={**base, "type": "abierta "})
+    response = post(gm, url, data={**base, "type": "abierta "})
     assert response.status_code == 302
-    response = post(client, url, data={**base, "original_id": "k2", "id": "kant-nacimiento"})
+    response = post(gm, url, data={**base, "original_id": "k2", "id": "kant-nacimiento"})
     assert response.status_code == 302 and "done=saved" in response.headers["Location"]
     questions = {q.id: q for q in bank_questions(database, bank_id)[1]}
     assert "k2" not in questions
@@ -257,25 +233,25 @@ def test_edit_a_question(client):
     assert [q.id for q in bank_questions(database, bank_id)[1]][:3] == ["k1", "kant-nacimiento", "k3"]
 
 
-def test_delete_a_question(client):
-    bank_id = small_bank(client)
+def test_delete_a_question(gm):
+    bank_id = small_bank(gm)
     url = f"/console/banks/{bank_id}/questions/delete"
-    response = post(client, url, data={"id": "a3"})
+    response = post(gm, url, data={"id": "a3"})
     assert response.status_code == 302
     assert [q.id for q in bank_questions(database, bank_id)[1]] == \
         ["k1", "k2", "k3", "k4", "a1", "a2", "a4"]
-    assert post(client, url, data={"id": "a3"}).status_code == 404
-    assert "Pregunta «a3» borrada." in text_of(client.get(response.headers["Location"]))
+    assert post(gm, url, data={"id": "a3"}).status_code == 404
+    assert "Pregunta «a3» borrada." in text_of(gm.get(response.headers["Location"]))
 
 
-def test_delete_a_bank(client):
-    bank_id = small_bank(client)
-    response = post(client, f"/console/banks/{bank_id}/delete")
+def test_delete_a_bank(gm):
+    bank_id = small_bank(gm)
+    response = post(gm, f"/console/banks/{bank_id}/delete")
     assert response.status_code == 302
     assert find_bank(database, "pequeño") is None
-    assert "Banco «pequeño» borrado." in text_of(client.get(response.headers["Location"]))
-    assert client.get(f"/console/banks/{bank_id}").status_code == 404
-    assert post(client, f"/console/banks/{bank_id}/delete").status_code == 404
+    assert "Banco «pequeño» borrado." in text_of(gm.get(response.headers["Location"]))
+    assert gm.get(f"/console/banks/{bank_id}").status_code == 404
+    assert post(gm, f"/console/banks/{bank_id}/delete").status_code == 404
 
 
 # -- imports -------------------------------------------------------------------------
@@ -289,9 +265,9 @@ def csv_with_error_on_line_40() -> str:
     return "\n".join(rows) + "\n"
 
 
-def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
+def test_an_upload_with_an_error_imports_nothing_and_names_the_line(gm):
     before = list_banks(database)
-    response = upload(client, "banco.csv", csv_with_error_on_line_40(), name="con errores")
+    response = upload(gm, "banco.csv", csv_with_error_on_line_40(), name="con errores")
     assert response.status_code == 400
     text = text_of(response)
     # The console's reasons follow its language (issue 14, part 6).
@@ -300,7 +276,7 @@ def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
     assert "Preguntas utilizables: 48" in text and "errores: 1" in text
     assert list_banks(database) == before
 
-    response = upload(client, "banco.csv", csv_with_error_on_line_40(), name="con errores",
+    response = upload(gm, "banco.csv", csv_with_error_on_line_40(), name="con errores",
                       skip_errors="1")
     assert response.status_code == 200
     text = text_of(response)
@@ -312,13 +288,13 @@ def test_an_upload_with_an_error_imports_nothing_and_names_the_line(client):
     assert "Pregunta número 40" not in {q.text for q in questions}
 
 
-def test_a_gift_upload_reports_the_questions_the_game_cannot_use(client):
+def test_a_gift_upload_reports_the_questions_the_game_cannot_use(gm):
     gift = ("$CATEGORY: $course$/top/Filosofía/Kant\n\n"
             "::k-vf:: Kant nació en Königsberg. {T}\n\n"
             "::k-quien:: ¿Quién escribió la Crítica de la razón pura? {=Kant}\n\n"
             "::k-mc:: ¿En qué ciudad nació Kant? {=Königsberg ~Berlín ~Viena}\n\n"
             "::k-abierta:: Explica el imperativo categórico. {####Obrar por máximas universales.}\n")
-    response = upload(client, "moodle.gift", gift, name="Moodle")
+    response = upload(gm, "moodle.gift", gift, name="Moodle")
     assert response.status_code == 200
     text = text_of(response)
     assert "Formato: Moodle GIFT." in text
@@ -329,71 +305,71 @@ def test_a_gift_upload_reports_the_questions_the_game_cannot_use(client):
         ["k-abierta", "k-quien", "k-vf"]
 
 
-def test_import_into_an_existing_bank_adds_or_replaces(client):
-    bank_id = small_bank(client)
+def test_import_into_an_existing_bank_adds_or_replaces(gm):
+    bank_id = small_bank(gm)
     more = "id,author,type,text,answer\nk9,Kant,quien,¿Quién escribió la Crítica del juicio?,Kant\n"
-    response = upload(client, "mas.csv", more, target=str(bank_id), mode="add")
+    response = upload(gm, "mas.csv", more, target=str(bank_id), mode="add")
     assert response.status_code == 200
     assert [q.id for q in bank_questions(database, bank_id)[1]][-1] == "k9"
 
     # An id already in the bank is an error of that line: nothing is added.
     clash = more.replace("k9", "k1").replace("juicio", "razón práctica")
-    response = upload(client, "mas.csv", clash, target=str(bank_id), mode="add")
+    response = upload(gm, "mas.csv", clash, target=str(bank_id), mode="add")
     assert response.status_code == 400
     assert "mas.csv:2: el identificador «k1» ya está en el banco" in text_of(response)
     assert len(bank_questions(database, bank_id)[1]) == 9
 
-    response = upload(client, "nuevo.csv", more, target=str(bank_id), mode="replace")
+    response = upload(gm, "nuevo.csv", more, target=str(bank_id), mode="replace")
     assert response.status_code == 200
     assert [q.id for q in bank_questions(database, bank_id)[1]] == ["k9"]
 
 
-def test_import_refusals(client):
-    small_bank(client)
-    response = upload(client, "otra.csv", SMALL, name="pequeño")
+def test_import_refusals(gm):
+    small_bank(gm)
+    response = upload(gm, "otra.csv", SMALL, name="pequeño")
     assert response.status_code == 400
     assert "Ya hay un banco llamado «pequeño»" in text_of(response)
-    response = post(client, "/console/banks/import", data={"target": "new"},
+    response = post(gm, "/console/banks/import", data={"target": "new"},
                     content_type="multipart/form-data")
     assert response.status_code == 400
     assert "Falta elegir el archivo que se quiere importar." in text_of(response)
-    response = upload(client, "solo.gift", "¿Ciudad? {=Königsberg ~Viena}\n", name="nada")
+    response = upload(gm, "solo.gift", "¿Ciudad? {=Königsberg ~Viena}\n", name="nada")
     assert response.status_code == 400
     assert "no tiene ninguna pregunta que el juego pueda usar" in text_of(response)
     assert find_bank(database, "nada") is None
     # (A small limit: the test client spools big bodies to files it does not close.)
-    client.application.config["MAX_CONTENT_LENGTH"] = 2000
-    response = upload(client, "enorme.csv", SMALL * 5, name="enorme")
+    gm.application.config["MAX_CONTENT_LENGTH"] = 2000
+    response = upload(gm, "enorme.csv", SMALL * 5, name="enorme")
     assert response.status_code == 413
     assert "El archivo es demasiado grande" in text_of(response)
     assert find_bank(database, "enorme") is None
 
 
-def test_text_typed_by_a_teacher_is_escaped(client):
-    bank_id = small_bank(client)
-    post(client, f"/console/banks/{bank_id}/questions/new",
+def test_text_typed_by_a_teacher_is_escaped(gm):
+    bank_id = small_bank(gm)
+    post(gm, f"/console/banks/{bank_id}/questions/new",
          data={"id": "x<b>", "author": "<script>alert(1)</script>", "type": "vf",
                "text": "<img src=x onerror=alert(1)>", "answer": "V"})
-    html = client.get(f"/console/banks/{bank_id}").get_data(as_text=True)
+    html = gm.get(f"/console/banks/{bank_id}").get_data(as_text=True)
     assert "<script>alert(1)" not in html and "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
-def test_a_new_bank_is_named_after_its_file_by_default(client):
-    response = upload(client, "Ética 1º.csv", SMALL)
+def test_a_new_bank_is_named_after_its_file_by_default(gm):
+    response = upload(gm, "Ética 1º.csv", SMALL)
     assert response.status_code == 200
     assert find_bank(database, "Ética 1º")["count"] == 8
 
 
 # -- export --------------------------------------------------------------------------
 
-def test_export_round_trips_with_the_importer(client):
-    bank_id = small_bank(client)
-    post(client, f"/console/banks/{bank_id}/questions/new",
+def test_export_round_trips_with_the_importer(gm):
+    bank_id = small_bank(gm)
+    post(gm, f"/console/banks/{bank_id}/questions/new",
          data={"id": "k5", "author": "Kant", "type": "abierta",
                "text": "Dos líneas,\n«comillas» \"dobles\"; y punto y coma",
                "answer": "Una respuesta, con coma", "notes": "nota\ncon salto"})
-    response = client.get(f"/console/banks/{bank_id}/export.csv")
+    response = gm.get(f"/console/banks/{bank_id}/export.csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     assert 'filename="pequeno.csv"' in response.headers["Content-Disposition"]
@@ -402,24 +378,24 @@ def test_export_round_trips_with_the_importer(client):
     original = bank_questions(database, bank_id)[1]
     assert parse_bank(data, "pequeno.csv").questions == original
 
-    response = upload(client, "pequeno.csv", data, name="copia")
+    response = upload(gm, "pequeno.csv", data, name="copia")
     assert response.status_code == 200
     assert bank_questions(database, find_bank(database, "copia")["id"])[1] == original
-    assert client.get("/console/banks/999/export.csv").status_code == 404
+    assert gm.get("/console/banks/999/export.csv").status_code == 404
 
 
 # -- a game in progress --------------------------------------------------------------
 
-def test_coverage_of_a_game_counts_the_unused_questions(client):
-    bank_id = small_bank(client)
+def test_coverage_of_a_game_counts_the_unused_questions(gm):
+    bank_id = small_bank(gm)
     teams = [{"name": name, "members": 4} for name in ("A", "B", "C", "D")]
-    response = client.post("/console/games", json={"name": "Prueba", "settings": {"teams": teams},
+    response = gm.post("/console/games", json={"name": "Prueba", "settings": {"teams": teams},
                                                    "bank_id": bank_id})
     assert response.status_code == 200, response.get_json()
     game_id = response.get_json()["game_id"]
 
     url = f"/console/banks/game/{game_id}/coverage"
-    before = client.get(url).get_json()
+    before = gm.get(url).get_json()
     assert before == {"Kant": {"vf": 2, "quien": 1, "abierta": 1},
                       "Arendt": {"vf": 1, "quien": 2, "abierta": 1}}
 
@@ -429,21 +405,21 @@ def test_coverage_of_a_game_counts_the_unused_questions(client):
         change.play({"do": "question", "id": "k2"})
     store.transact(game_id, "gm", play)
 
-    after = client.get(url).get_json()
+    after = gm.get(url).get_json()
     assert after["Kant"] == {"vf": 1, "quien": 1, "abierta": 1}
     assert after["Arendt"] == before["Arendt"]
 
     # The game keeps its own copy: editing the bank changes nothing in it.
-    post(client, f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"})
-    assert client.get(url).get_json() == after
+    post(gm, f"/console/banks/{bank_id}/questions/delete", data={"id": "k1"})
+    assert gm.get(url).get_json() == after
 
     # The bank page lists the game and shows the same counts.
-    page = client.get(f"/console/banks/{bank_id}", query_string={"game": game_id})
+    page = gm.get(f"/console/banks/{bank_id}", query_string={"game": game_id})
     html = page.get_data(as_text=True)
     assert f'data-url="{url}"' in html
     table = re.search(r'data-testid="game-table".*?</table>', html, re.S).group(0)
     assert re.search(r'data-author="Kant" data-type="vf">\s*<span class="badge warn"[^>]*>1<', table)
-    assert client.get("/console/banks/game/999/coverage").status_code == 404
+    assert gm.get("/console/banks/game/999/coverage").status_code == 404
 
 
 # -- the catalogs --------------------------------------------------------------------
@@ -489,15 +465,15 @@ KANT_GIFT = ("// question: 0  name: Switch category to $course$/top/Default for 
              "::comentario::Comenta «el hombre es un fin en sí mismo».{}\n")
 
 
-def test_the_import_form_has_the_author_and_short_answer_fields(client):
-    html = client.get("/console/banks/").get_data(as_text=True)
+def test_the_import_form_has_the_author_and_short_answer_fields(gm):
+    html = gm.get("/console/banks/").get_data(as_text=True)
     assert 'name="author"' in html and 'data-testid="import-author"' in html
     assert re.search(r'<select[^>]*name="short_answer"', html)
     assert '<option value="auto" selected>' in html
 
 
-def test_a_gift_without_categories_asks_for_an_author_prefilled_from_the_file(client):
-    response = upload(client, "Kant.gift", KANT_GIFT)
+def test_a_gift_without_categories_asks_for_an_author_prefilled_from_the_file(gm):
+    response = upload(gm, "Kant.gift", KANT_GIFT)
     assert response.status_code == 400    # nothing usable: refused as empty
     text = text_of(response)
     assert "escriban un autor en el campo Autor" in text
@@ -505,8 +481,8 @@ def test_a_gift_without_categories_asks_for_an_author_prefilled_from_the_file(cl
     assert re.search(r'name="author"[^>]*value="Kant"', html)
 
 
-def test_a_gift_imports_with_the_author_given_and_marks_the_essay(client):
-    response = upload(client, "Kant.gift", KANT_GIFT, author="Kant", name="Kant")
+def test_a_gift_imports_with_the_author_given_and_marks_the_essay(gm):
+    response = upload(gm, "Kant.gift", KANT_GIFT, author="Kant", name="Kant")
     assert response.status_code == 200, text_of(response)
     text = text_of(response)
     assert "Importadas 3 preguntas en el banco «Kant»." in text
@@ -518,40 +494,40 @@ def test_a_gift_imports_with_the_author_given_and_marks_the_essay(client):
     assert {q.author for q in questions.values()} == {"Kant"}
     assert [questions[i].type for i in ("sapere", "imperativo", "comentario")] == [
         "quien", "abierta", "abierta"]
-    page = client.get(f"/console/banks/{bank['id']}").get_data(as_text=True)
+    page = gm.get(f"/console/banks/{bank['id']}").get_data(as_text=True)
     assert 'data-testid="no-expected-answer"' in page
     assert "Sin respuesta esperada: la juzga el docente" in page
-    edit = client.get(f"/console/banks/{bank['id']}/questions/edit", query_string={"id": "comentario"})
+    edit = gm.get(f"/console/banks/{bank['id']}/questions/edit", query_string={"id": "comentario"})
     assert "Sin respuesta esperada: la juzga el docente" in edit.get_data(as_text=True)
 
 
-def test_the_short_answer_select_forces_a_type(client):
-    upload(client, "Kant.gift", KANT_GIFT, author="Kant", name="Kant", short_answer="quien")
+def test_the_short_answer_select_forces_a_type(gm):
+    upload(gm, "Kant.gift", KANT_GIFT, author="Kant", name="Kant", short_answer="quien")
     bank = find_bank(database, "Kant")
     types = {q.id: q.type for q in bank_questions(database, bank["id"])[1]}
     assert types == {"sapere": "quien", "imperativo": "quien", "comentario": "abierta"}
 
 
-def test_the_editor_saves_an_abierta_without_answer_but_not_a_vf(client):
-    bank_id = small_bank(client)
+def test_the_editor_saves_an_abierta_without_answer_but_not_a_vf(gm):
+    bank_id = small_bank(gm)
     url = f"/console/banks/{bank_id}/questions/new"
     fields = {"author": "Kant", "type": "abierta", "text": "Comenta libremente.", "answer": ""}
-    assert post(client, url, data=fields).status_code == 302
+    assert post(gm, url, data=fields).status_code == 302
     fields = {"author": "Kant", "type": "vf", "text": "Kant fue a Londres.", "answer": ""}
-    assert post(client, url, data=fields).status_code == 400
+    assert post(gm, url, data=fields).status_code == 400
 
 
-def test_an_excel_unicode_text_file_named_txt_imports_as_csv(client):
+def test_an_excel_unicode_text_file_named_txt_imports_as_csv(gm):
     data = b"\xff\xfe" + SMALL.replace(",", "\t").replace("\n", "\r\n").encode("utf-16-le")
-    response = upload(client, "banco.txt", data, name="Excel")
+    response = upload(gm, "banco.txt", data, name="Excel")
     assert response.status_code == 200, text_of(response)
     assert "Importadas 8 preguntas en el banco «Excel»." in text_of(response)
 
 
-def test_the_api_takes_author_and_short_answer(client):
+def test_the_api_takes_author_and_short_answer(gm):
     form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "author": "Kant",
             "short_answer": "abierta"}
-    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    response = post(gm, "/api/v1/banks", data=form, content_type="multipart/form-data")
     assert response.status_code == 201, response.get_data(as_text=True)
     report = response.get_json()["report"]
     assert report["without_author"] == 0 and report["author_hint"] == ""
@@ -559,10 +535,10 @@ def test_the_api_takes_author_and_short_answer(client):
     assert report["questions_by_author_type"]["Kant"]["abierta"] == 3
     form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "name": "otro",
             "short_answer": "who"}
-    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    response = post(gm, "/api/v1/banks", data=form, content_type="multipart/form-data")
     assert response.status_code == 400 and response.get_json()["where"] == "short_answer"
     form = {"file": (io.BytesIO(KANT_GIFT.encode()), "Kant.gift"), "name": "otro"}
-    response = post(client, "/api/v1/banks", data=form, content_type="multipart/form-data")
+    response = post(gm, "/api/v1/banks", data=form, content_type="multipart/form-data")
     assert response.status_code == 422
     assert response.get_json()["report"]["without_author"] == 3
 
@@ -574,9 +550,9 @@ PREVIEW_GIFT = ("::k-vf:: Kant nació en Königsberg. {T}\n\n"
                 "::k-q:: ¿Qué escribió Kant? {=La Crítica}\n")
 
 
-def test_the_preview_shows_each_question_with_its_author_and_type_and_saves_nothing(client):
+def test_the_preview_shows_each_question_with_its_author_and_type_and_saves_nothing(gm):
     before = list_banks(database)
-    response = upload(client, "moodle.gift", PREVIEW_GIFT, name="Vista", step="preview")
+    response = upload(gm, "moodle.gift", PREVIEW_GIFT, name="Vista", step="preview")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert list_banks(database) == before
@@ -589,12 +565,12 @@ def test_the_preview_shows_each_question_with_its_author_and_type_and_saves_noth
     token = re.search(r'name="preview" value="([^"]+)"', html).group(1)
 
     # The teacher gives the author of line 1 and 5 and makes line 5 a "quien" question.
-    response = post(client, "/console/banks/import", data={
+    response = post(gm, "/console/banks/import", data={
         "preview": token, "step": "preview", "target": "new", "name": "Vista",
         "mode": "add", "author-1": "Kant", "author-5": "Kant"})
     html = response.get_data(as_text=True)
     assert 'name="type-5"' in html and 'name="author-1" value="Kant"' in html
-    response = post(client, "/console/banks/import", data={
+    response = post(gm, "/console/banks/import", data={
         "preview": token, "step": "import", "target": "new", "name": "Vista", "mode": "add",
         "author-1": "Kant", "was-author-1": "", "author-5": "Kant", "was-author-5": "",
         "type-5": "quien", "was-type-5": "abierta"})
@@ -606,8 +582,8 @@ def test_the_preview_shows_each_question_with_its_author_and_type_and_saves_noth
     assert questions["k-q"].type == "quien" and questions["k-q"].answer == "La Crítica"
 
 
-def test_an_expired_preview_says_so(client):
-    response = post(client, "/console/banks/import", data={
+def test_an_expired_preview_says_so(gm):
+    response = post(gm, "/console/banks/import", data={
         "preview": "x" * 24, "step": "import", "target": "new", "name": "Nada"})
     assert response.status_code == 400
     from facilitator.i18n import translate
@@ -617,14 +593,14 @@ def test_an_expired_preview_says_so(client):
 # -- issue 34: files that are no bank, repeated questions, control characters -------------
 
 @pytest.mark.parametrize("kind", ["docx", "doc", "pdf", "image", "xlsx", "odt"])
-def test_a_document_renamed_csv_is_named_and_nothing_offers_to_import_it(client, kind):
+def test_a_document_renamed_csv_is_named_and_nothing_offers_to_import_it(gm, kind):
     """The preview names what the file is and how to make a bank of it; no «Importar»
     button, no «Formato: Moodle GIFT», no line errors about UTF-8; importing it anyway
     imports nothing."""
     from documents import KINDS
     build, spanish, _english = KINDS[kind]
     before = len(list_banks(database))
-    response = upload(client, "banco.csv", build(), name="Banco", step="preview")
+    response = upload(gm, "banco.csv", build(), name="Banco", step="preview")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     text = text_of(response)
@@ -633,16 +609,16 @@ def test_a_document_renamed_csv_is_named_and_nothing_offers_to_import_it(client,
     assert "Moodle GIFT" not in text and "UTF-8 válido" not in text
     assert 'data-testid="preview-import"' not in page
     assert 'data-testid="preview-nothing"' in page and 'data-testid="preview-choose-other"' in page
-    response = upload(client, "banco.csv", build(), name="Banco", skip_errors="1")
+    response = upload(gm, "banco.csv", build(), name="Banco", skip_errors="1")
     assert response.status_code == 400
     assert "el archivo no es un banco de preguntas" in text_of(response)
     assert spanish in text_of(response)
     assert len(list_banks(database)) == before
 
 
-def test_the_api_refuses_a_document_naming_it(client):
+def test_the_api_refuses_a_document_naming_it(gm):
     from documents import KINDS
-    response = client.post("/api/v1/banks?lang=es", headers=ORIGIN,
+    response = gm.post("/api/v1/banks?lang=es", headers=ORIGIN,
                            data={"file": (io.BytesIO(KINDS["docx"][0]()), "banco.csv")},
                            content_type="multipart/form-data")
     assert response.status_code == 422
@@ -650,13 +626,13 @@ def test_the_api_refuses_a_document_naming_it(client):
     assert body["report"]["format"] == "not-a-bank"
     assert body["report"]["errors"][0]["text"].startswith(
         "banco.csv: Es un documento de Word (.docx), no un banco de preguntas")
-    english = client.post("/api/v1/banks", headers=ORIGIN,
+    english = gm.post("/api/v1/banks", headers=ORIGIN,
                           data={"file": (io.BytesIO(KINDS["pdf"][0]()), "banco.csv")},
                           content_type="multipart/form-data").get_json()
     assert "This is a PDF document, not a question bank" in english["report"]["errors"][0]["text"]
 
 
-def test_a_question_typed_five_ways_is_imported_five_times_with_a_note(client):
+def test_a_question_typed_five_ways_is_imported_five_times_with_a_note(gm):
     """Moodle imports «Test Moodle 1..5», the same question typed with a line break, a list,
     other markup: so does the console, saying which lines repeat one question."""
     gift = ("$CATEGORY: $course$/top/Filosofía/Kant\n\n"
@@ -665,7 +641,7 @@ def test_a_question_typed_five_ways_is_imported_five_times_with_a_note(client):
             "::Test Moodle 3::[html]<p>¿Qué es <b>la Ilustración</b>?</p> {####La salida.}\n\n"
             "::Test Moodle 4::[html]<ul><li>¿Qué es la Ilustración?</li></ul> {####La salida.}\n\n"
             "::Test Moodle 5::[markdown]¿Qué es *la Ilustración*? {####La salida.}\n")
-    response = upload(client, "moodle.gift", gift, name="Moodle")
+    response = upload(gm, "moodle.gift", gift, name="Moodle")
     assert response.status_code == 200, text_of(response)
     text = text_of(response)
     assert "las preguntas de las líneas 3, 5, 7, 9 y 11 tienen el mismo autor, tipo y texto" in text

@@ -12,7 +12,6 @@ import io
 import pytest
 from sqlalchemy import func, select
 
-from facilitator import create_app
 from facilitator.games.partida import Question
 from facilitator.extensions import database, store
 from facilitator.live.audience import GM, Audience
@@ -25,25 +24,18 @@ NAMES = ["Ana Gómez", "Bruno Díaz", "Carla Ruiz", "Diego Sosa", "Elena Paz", "
 ONE_ROUND = {"rounds": 1, "round_modes": [["normal"]], "individual_rounds": []}
 
 
+pytestmark = pytest.mark.app_config(SAMPLE_BANK=None)
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/classes.db", "TESTING": True,
-                      "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
-                      "SAMPLE_BANK": str(tmp_path / "none.csv")})
+def app(app):
+    """The shared app with one small bank and no sample bank."""
     with app.app_context():
         # 2 authors x 3 types x 2 questions: exactly the 12 turns of three 4-team games.
         save_bank(database, "Pequeño", [
             Question(f"{a.lower()}-{t}-{i}", a, t, f"¿{a} {t} {i}?", f"R {a} {t} {i}")
             for a in ("Kant", "Marx") for t in ("vf", "quien", "abierta") for i in (1, 2)])
     return app
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
-    return client
 
 
 def new_class(gm, text: str = "\n".join(NAMES)) -> tuple[int, list[dict]]:

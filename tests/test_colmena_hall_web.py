@@ -16,11 +16,12 @@ from colmena_hall_play import legal_of, next_action
 from facilitator.extensions import store
 from facilitator.games import Role, kind
 from facilitator.services.halls import halls
-from test_halls_web import app, gm  # noqa: F401  (the app on SQLite and PostgreSQL, logged in)
 
 ELEVEN = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz", "Eli Mora", "Fran Vega",
           "Gala Pons", "Hugo Saez", "Iris Cano", "Joel Ruiz", "Kira Font"]
 TEACHER = Role.gm()
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
 
 
 def act(game_id: int, action: dict) -> None:

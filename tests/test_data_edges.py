@@ -10,58 +10,32 @@
   whose json type refuses invalid text) is listed as broken, its pages say so, and the
   console and the API delete it; the rest of the list works.
 
-PostgreSQL is a fresh database at 127.0.0.1 (tests/services.py): under CI=true a missing
-service fails these tests, elsewhere they skip saying why.
+PostgreSQL is the session's database at 127.0.0.1, emptied before each test
+(tests/conftest.py, tests/services.py): under CI=true a missing service fails these
+tests, elsewhere they skip saying why.
 """
 from __future__ import annotations
 
 import io
-import itertools
 import json
 import pathlib
 
 import pytest
 from sqlalchemy import text
 
-from facilitator import create_app
 from facilitator.games.partida import Refusal, load_record, replay
 from facilitator.extensions import database, store
 from facilitator.results import results_xlsx
 from rulebook import bank
-from services import fresh_postgres_database
 
 ORIGIN = {"Origin": "http://localhost"}
-ADDRESSES = (f"10.34.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 SCENARIOS = pathlib.Path(__file__).resolve().parent / "scenarios"
 WRITTEN = SCENARIOS / "r04-consolation.record.json"      # three turns with anticipations
 TEAMS = [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]
 GOOD_CSV = ("id,author,type,text,answer\n"
             "k1,Kant,vf,Kant nació en Königsberg.,Verdadero\n"
             "k2,Kant,quien,¿Quién escribió la Crítica?,Kant\n")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request, tmp_path):
-    """The app on a fresh SQLite file or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        url, drop = f"sqlite:///{tmp_path}/edges.db", (lambda: None)
-    else:
-        url, drop = fresh_postgres_database()
-    app = create_app({"DATABASE_URL": url, "TESTING": True, "GM_PASSWORD": "clave",
-                      "ASYNC_MODE": "threading"})
-    app.kind = request.param
-    yield app
-    store.forget()
-    database.engine.dispose()
-    drop()
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    return client
+pytestmark = pytest.mark.databases("sqlite", "postgres")
 
 
 def token(gm) -> str:

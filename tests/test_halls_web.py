@@ -8,42 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from facilitator import create_app
-from facilitator.extensions import database, store
+from facilitator.extensions import store
 from facilitator.games import MODULES, Role
 from facilitator.services.halls import halls
 
 NAMES = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz"]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request, tmp_path, monkeypatch):
-    """The app on a SQLite file and on a fresh PostgreSQL database (halls alike on both)."""
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
+
+
+@pytest.fixture(autouse=True)
+def counter_game(monkeypatch):
+    """The toy counter (tests/counter_game.py) is a game of the registry, for the app."""
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     monkeypatch.setitem(MODULES, "counter", "counter_game")
-    drop = None
-    if request.param == "postgres":
-        from services import fresh_postgres_database
-        url, drop = fresh_postgres_database()
-    else:
-        url = f"sqlite:///{tmp_path}/halls.db"
-    app = create_app({"DATABASE_URL": url, "TESTING": True,
-                      "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
-                      "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-    if drop is not None:
-        drop()
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
-    return client
 
 
 def test_a_class_hall_ranks_each_student_in_the_league(app, gm):

@@ -10,34 +10,18 @@ import pytest
 from sqlalchemy import event
 
 from rulebook import bank
-from services import fresh_postgres_database
 
-from facilitator import create_app
 from facilitator.games.partida import Refusal
 from facilitator.extensions import database, socketio, store
 from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
 
 SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
 DECLARE = {"do": "declare", "mode": "normal"}
+pytestmark = pytest.mark.databases("sqlite", "postgres")
 
 
 def adjust(team: int) -> dict:
     return {"do": "adjust", "team": team, "points": 1, "reason": "Participación"}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request, tmp_path):
-    """The app of one process on a fresh SQLite file or PostgreSQL database."""
-    if request.param == "sqlite":
-        url, drop = f"sqlite:///{tmp_path}/held.db", (lambda: None)
-    else:
-        url, drop = fresh_postgres_database()
-    app = create_app({"DATABASE_URL": url, "TESTING": True, "GM_PASSWORD": "x",
-                      "ASYNC_MODE": "threading"})
-    yield app
-    store.forget()
-    database.engine.dispose()
-    drop()
 
 
 class Checkouts:
@@ -164,21 +148,51 @@ def _slow_reads(monkeypatch):
     return reads, release
 
 
+def _queued(monkeypatch, live) -> list[int]:
+    """The games of the screens that came to wait for a read of their game (the reading
+    lock of ``LiveGames._loaded``), each as it comes: what a test waits for instead of a
+    while."""
+    queued, real = [], live._reading_lock
+
+    class Counted:
+        def __init__(self, game_id):
+            self.game_id, self.lock = game_id, real(game_id)
+
+        def __enter__(self):
+            queued.append(self.game_id)
+            return self.lock.__enter__()
+
+        def __exit__(self, *failure):
+            return self.lock.__exit__(*failure)
+    monkeypatch.setattr(live, "_reading_lock", Counted)
+    return queued
+
+
+def _wait_for(predicate, timeout: float = 10) -> None:
+    """Poll ``predicate`` until it holds; fail after ``timeout`` seconds."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.005)
+
+
 def test_screens_connecting_together_to_a_game_not_held_take_one_read(app, monkeypatch):
     # One process: a game it does not hold (made by another process, or before a restart)
     # is read; its screens connecting meanwhile wait for that read.
     import threading
-    import time
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     store.forget()
     reads, release = _slow_reads(monkeypatch)
+    queued = _queued(monkeypatch, live)
     answers = []
     screens = [threading.Thread(target=lambda n=n: answers.append(
         live.snapshot_for(Audience(TEAM, game_id, n)))) for n in (1, 2, 3, 4)]
     for screen in screens:
         screen.start()
-    time.sleep(0.3)
+    _wait_for(lambda: len(queued) == 4)            # all four asked while the read is on
+    assert reads == [game_id]
     release.set()
     for screen in screens:
         screen.join(10)
@@ -192,31 +206,26 @@ def test_with_a_message_queue_screens_asking_together_take_one_read_unless_a_cha
     # those that asked meanwhile take what it read, unless a change was heard between
     # that read's start and their asking (then they read again: the read may miss it).
     import threading
-    import time
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     monkeypatch.setattr(type(live), "sole_process", property(lambda self: False))
     reads, release = _slow_reads(monkeypatch)
+    queued = _queued(monkeypatch, live)
     answers = []
 
     def screen(team):
         answers.append(live.snapshot_for(Audience(TEAM, game_id, team)))
-
-    def wait_for(predicate):
-        deadline = time.monotonic() + 5
-        while not predicate() and time.monotonic() < deadline:
-            time.sleep(0.01)
     first = threading.Thread(target=screen, args=(1,))
     first.start()
-    wait_for(lambda: reads)                                 # the first screen is reading
+    _wait_for(lambda: reads)                                # the first screen is reading
     together = [threading.Thread(target=screen, args=(n,)) for n in (2, 3)]
     for thread in together:
         thread.start()
-    time.sleep(0.2)
+    _wait_for(lambda: len(queued) == 3)                   # they asked before the change
     live.heard_change(game_id)                            # another process changed it
     late = threading.Thread(target=screen, args=(4,))
     late.start()
-    time.sleep(0.2)
+    _wait_for(lambda: len(queued) == 4)                   # it asked after the change
     assert reads == [game_id]                             # the others wait for that read
     release.set()
     for thread in (first, *together, late):
@@ -250,9 +259,7 @@ def test_changes_heard_are_counted_per_game_from_any_of_its_rooms(app):
     assert rooms.game_of_room("league:3") is None
 
 
-def test_socket_connections_of_a_held_game_get_its_current_state(app):
-    gm = app.test_client()
-    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+def test_socket_connections_of_a_held_game_get_its_current_state(app, gm):
     made = gm.post("/console/games", json={"name": "Por socket", "settings": SETTINGS})
     game_id = made.get_json()["game_id"]
     console = socketio.test_client(app, auth={"role": "gm", "game": game_id},

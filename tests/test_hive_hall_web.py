@@ -11,39 +11,13 @@ import zipfile
 import pytest
 from openpyxl import load_workbook
 
-from facilitator import create_app
-from facilitator.extensions import database, store
+from facilitator.extensions import store
 from facilitator.games import Role
 from facilitator.services.halls import halls
 
 NAMES = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz", "Eva Mora", "Fede Paz", "Gil Oro"]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request, tmp_path):
-    """The app on a SQLite file and on a fresh PostgreSQL database."""
-    drop = None
-    if request.param == "postgres":
-        from services import fresh_postgres_database
-        url, drop = fresh_postgres_database()
-    else:
-        url = f"sqlite:///{tmp_path}/hive.db"
-    app = create_app({"DATABASE_URL": url, "TESTING": True, "GM_PASSWORD": "clave",
-                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-    if drop is not None:
-        drop()
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
-    return client
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
 
 
 def act(game_id: int, action: dict, by: Role) -> None:

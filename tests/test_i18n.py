@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from facilitator import create_app
-from facilitator.extensions import database, store
+from facilitator.extensions import store
 from facilitator.i18n import LANGUAGES, catalog, format_date, pick_language
 
 I18N = Path(__file__).resolve().parents[1] / "facilitator" / "i18n"
@@ -178,16 +177,6 @@ def test_dates_are_written_out(lang, expected):
 SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/i18n.db", "TESTING": True,
-                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
-
-
 def html_lang(response) -> str:
     return re.search(r'<html lang="([^"]+)">', response.get_data(as_text=True)).group(1)
 
@@ -266,18 +255,14 @@ def test_a_game_language_must_be_one_of_the_three(app, language):
     assert refusal.value.rule == "format"
 
 
-def test_the_set_up_form_offers_the_game_language(app):
-    client = app.test_client()
-    client.post("/console/login", data={"secret": "x"})
-    text = client.get("/console").get_data(as_text=True)
+def test_the_set_up_form_offers_the_game_language(gm):
+    text = gm.get("/console").get_data(as_text=True)
     assert '"languages"' in text and "setup.language" in text
 
 
-def test_console_dates_are_written_out(app):
+def test_console_dates_are_written_out(app, gm):
     _game_with(app, SETTINGS)
-    client = app.test_client()
-    client.post("/console/login", data={"secret": "x"})
-    text = client.get("/console?lang=es").get_data(as_text=True)
+    text = gm.get("/console?lang=es").get_data(as_text=True)
     assert re.search(r"\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
                      r"octubre|noviembre|diciembre) de \d{4}", text)
     assert not re.search(r"\d{4}-\d\d-\d\d", text)

@@ -75,3 +75,16 @@ def test_private_attributes_of_socketio_and_engineio_are_replaced_only_in_patche
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
                  if patched.search(line)]
     assert offenders == [], offenders
+
+
+def test_the_shared_browser_modules_know_no_game():
+    """Issue 36: the connection, words, DOM, timer and widgets every screen composes name no
+    game; a game's screens live in static/js/games/<kind>/ (the partida's pages, older than
+    that folder, in static/js/)."""
+    from facilitator.games import names
+    game_name = re.compile(r"\b(" + "|".join(map(re.escape, names())) + r")\b", re.IGNORECASE)
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+             for path in files(ROOT / "static" / "js" / "lib", (".js",))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if game_name.search(line)]
+    assert found == [], found

@@ -13,28 +13,17 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from facilitator import create_app
-from facilitator.extensions import database
-from facilitator.store import sessions
 from facilitator.web.console import safe_next
 
 PASSWORD = "contraseña-de-prueba"
+pytestmark = pytest.mark.app_config(GM_PASSWORD=PASSWORD)
 # Console logins are rate-limited per address: every test client gets its own.
 ADDRESSES = (f"10.34.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
 
 @pytest.fixture
-def app(tmp_path):
-    sessions.forget_cache()
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/next.db", "ASYNC_MODE": "threading",
-                      "TESTING": True, "GM_PASSWORD": PASSWORD})
-    yield app
-    sessions.forget_cache()
-    database.engine.dispose()
-
-
-@pytest.fixture
 def client(app):
+    """A browser not logged in, from an address of its own."""
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
     return client

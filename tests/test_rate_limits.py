@@ -10,9 +10,10 @@ SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)
 PASSWORD = "contraseña-de-prueba"
 
 
-def make_app(tmp_path, **config):
-    """An app on its own SQLite file, with a GM password and the given configuration."""
-    return create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/limits.db", "ASYNC_MODE": "threading",
+def make_app(database_url, **config):
+    """An app on the test's database (tests/conftest.py), with a GM password and the
+    given configuration."""
+    return create_app({"DATABASE_URL": database_url, "ASYNC_MODE": "threading",
                        "TESTING": True, "GM_PASSWORD": PASSWORD, **config})
 
 
@@ -24,8 +25,8 @@ def a_join_code(app) -> str:
     return client.get(f"/api/games/{game['game_id']}/codes").get_json()["teams"][0]["code"]
 
 
-def test_right_codes_never_count_and_wrong_ones_use_up_the_allowance(tmp_path):
-    app = make_app(tmp_path, JOIN_ATTEMPTS_PER_MINUTE=5)
+def test_right_codes_never_count_and_wrong_ones_use_up_the_allowance(database_url):
+    app = make_app(database_url, JOIN_ATTEMPTS_PER_MINUTE=5)
     code = a_join_code(app)
     classroom = app.test_client()
     for _ in range(12):         # a whole class joining from one address: never held back
@@ -40,8 +41,8 @@ def test_right_codes_never_count_and_wrong_ones_use_up_the_allowance(tmp_path):
     assert "Demasiados intentos" in refused.get_data(as_text=True)
 
 
-def test_only_wrong_passwords_count_towards_the_login_limit(tmp_path):
-    app = make_app(tmp_path)
+def test_only_wrong_passwords_count_towards_the_login_limit(database_url):
+    app = make_app(database_url)
     teacher = app.test_client()
     for _ in range(15):                              # logging in again and again is fine
         assert teacher.post("/console/login", data={"secret": PASSWORD}).status_code == 302
@@ -51,15 +52,15 @@ def test_only_wrong_passwords_count_towards_the_login_limit(tmp_path):
     assert teacher.get("/console/login").status_code == 200     # the form still shows
 
 
-def test_with_a_message_queue_the_counts_are_shared_by_every_process(tmp_path):
+def test_with_a_message_queue_the_counts_are_shared_by_every_process(database_url):
     storage = redis_url()
     prefix = "test-limits-" + secrets.token_hex(4)
-    first = make_app(tmp_path, RATELIMIT_STORAGE_URI=storage, RATE_LIMIT_PREFIX=prefix,
+    first = make_app(database_url, RATELIMIT_STORAGE_URI=storage, RATE_LIMIT_PREFIX=prefix,
                      JOIN_ATTEMPTS_PER_MINUTE=4)
     guesser = first.test_client()
     for attempt in range(4):
         assert guesser.get(f"/j/ZZZZ{attempt:04d}").status_code == 404
     # Another process (here: another app bound to the same Redis) sees the same count.
-    second = make_app(tmp_path, RATELIMIT_STORAGE_URI=storage, RATE_LIMIT_PREFIX=prefix,
+    second = make_app(database_url, RATELIMIT_STORAGE_URI=storage, RATE_LIMIT_PREFIX=prefix,
                       JOIN_ATTEMPTS_PER_MINUTE=4)
     assert second.test_client().get("/j/ZZZZ9999").status_code == 429

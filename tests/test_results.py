@@ -22,20 +22,8 @@ REFUSED = sorted(set(SCENARIOS.glob("*.record.json")) - set(PLAYABLE))
 #: A whole normal round (4 turns) and a whole two-round game (8 turns).
 ONE_ROUND = SCENARIOS / "r01-normal-round.record.json"
 TWO_ROUNDS = SCENARIOS / "o03-serpentine-order.record.json"
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/results.db", "TESTING": True,
-                       "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
-                       "SAMPLE_BANK": str(tmp_path / "none.csv")})
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    return client
+#: The records bring their questions.
+pytestmark = pytest.mark.app_config(SAMPLE_BANK=None)
 
 
 def upload(gm, record: dict | bytes, then="review"):
@@ -106,8 +94,8 @@ def test_cli_export_of_a_refused_record_names_the_rule(path):
     assert out.exit_code != 0 and expected(path)["error"] in out.output
 
 
-def test_cli_export_of_a_stored_game_by_id(tmp_path, monkeypatch):
-    monkeypatch.setenv("FACILITATOR_DATABASE_URL", f"sqlite:///{tmp_path}/cli.db")
+def test_cli_export_of_a_stored_game_by_id(database_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("FACILITATOR_DATABASE_URL", database_url)
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path))
     app = create_app({"ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
     from facilitator.extensions import store

@@ -30,10 +30,11 @@ def _fresh_cache():
     sessions.forget_cache()
 
 
-def make_app(tmp_path, **config):
-    return create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/sessions.db",
-                       "ASYNC_MODE": "threading", "TESTING": True, "GM_PASSWORD": PASSWORD,
-                       **config})
+def make_app(database_url, **config):
+    """An app on the test's database (tests/conftest.py), with a GM password and the
+    given configuration."""
+    return create_app({"DATABASE_URL": database_url, "ASYNC_MODE": "threading",
+                       "TESTING": True, "GM_PASSWORD": PASSWORD, **config})
 
 
 def logged_in(app):
@@ -85,8 +86,8 @@ def rows(app) -> list[ConsoleSession]:
         return found
 
 
-def test_the_cookie_holds_a_secret_and_the_database_only_its_hash(tmp_path):
-    app = make_app(tmp_path)
+def test_the_cookie_holds_a_secret_and_the_database_only_its_hash(database_url):
+    app = make_app(database_url)
     client = logged_in(app)
     with client.session_transaction() as cookie:
         secret = cookie["gm"]
@@ -97,8 +98,8 @@ def test_the_cookie_holds_a_secret_and_the_database_only_its_hash(tmp_path):
     assert timedelta(hours=11, minutes=59) < row.expires_at - row.created_at <= timedelta(hours=12)
 
 
-def test_logout_makes_a_copied_cookie_useless(tmp_path):
-    app = make_app(tmp_path)
+def test_logout_makes_a_copied_cookie_useless(database_url):
+    app = make_app(database_url)
     gm = logged_in(app)
     game_id = new_game(gm)
     thief = copy_of(app, gm)
@@ -117,8 +118,8 @@ def test_logout_makes_a_copied_cookie_useless(tmp_path):
     assert opens_console(logged_in(app)) and not opens_console(thief)
 
 
-def test_log_out_every_console_ends_the_sessions_of_every_client(tmp_path):
-    app = make_app(tmp_path)
+def test_log_out_every_console_ends_the_sessions_of_every_client(database_url):
+    app = make_app(database_url)
     laptop, tablet = logged_in(app), logged_in(app)
     game_id = new_game(laptop)
     assert opens_console(laptop) and opens_console(tablet)
@@ -141,8 +142,8 @@ def test_log_out_every_console_ends_the_sessions_of_every_client(tmp_path):
     assert opens_console(logged_in(app))         # a new login works
 
 
-def test_a_session_expires_after_its_hours(tmp_path, monkeypatch):
-    app = make_app(tmp_path, SESSION_HOURS=0.5)
+def test_a_session_expires_after_its_hours(database_url, monkeypatch):
+    app = make_app(database_url, SESSION_HOURS=0.5)
     gm = logged_in(app)
     [row] = rows(app)
     assert row.expires_at - row.created_at == timedelta(minutes=30)
@@ -154,9 +155,9 @@ def test_a_session_expires_after_its_hours(tmp_path, monkeypatch):
     assert not opens_console(gm)
 
 
-def test_the_session_hours_come_from_the_environment(tmp_path, monkeypatch):
+def test_the_session_hours_come_from_the_environment(database_url, monkeypatch):
     monkeypatch.setenv("FACILITATOR_SESSION_HOURS", "3")
-    app = make_app(tmp_path)
+    app = make_app(database_url)
     assert app.config["SESSION_HOURS"] == 3
     assert app.config["PERMANENT_SESSION_LIFETIME"] == timedelta(hours=3)
     client = app.test_client()
@@ -167,18 +168,18 @@ def test_the_session_hours_come_from_the_environment(tmp_path, monkeypatch):
     for wrong in ("0", "-1", "doce", "nan", "1e9"):
         monkeypatch.setenv("FACILITATOR_SESSION_HOURS", wrong)
         with pytest.raises(ValueError, match="FACILITATOR_SESSION_HOURS"):
-            make_app(tmp_path)
+            make_app(database_url)
 
 
-def test_a_restarted_server_still_knows_the_session(tmp_path, monkeypatch):
+def test_a_restarted_server_still_knows_the_session(database_url, tmp_path, monkeypatch):
     # The signing key comes from the instance folder, as under ``facilitator serve``.
     monkeypatch.setenv("FACILITATOR_INSTANCE", str(tmp_path / "instance"))
-    first = make_app(tmp_path)
+    first = make_app(database_url)
     gm = logged_in(first)
     game_id = new_game(gm)
     cookie = gm.get_cookie("session").value
     sessions.forget_cache()                  # a new process remembers nothing
-    second = make_app(tmp_path)              # same database, same instance folder
+    second = make_app(database_url)              # same database, same instance folder
     assert second is not first
     browser = second.test_client()
     browser.set_cookie("session", cookie)
@@ -186,8 +187,8 @@ def test_a_restarted_server_still_knows_the_session(tmp_path, monkeypatch):
     assert gm_socket_accepted(second, browser, game_id)
 
 
-def test_the_cookie_of_old_releases_is_refused(tmp_path):
-    app = make_app(tmp_path)
+def test_the_cookie_of_old_releases_is_refused(database_url):
+    app = make_app(database_url)
     game_id = new_game(logged_in(app))
     old = app.test_client()
     with old.session_transaction() as cookie:
@@ -198,10 +199,10 @@ def test_the_cookie_of_old_releases_is_refused(tmp_path):
     assert old.get(f"/api/games/{game_id}/codes").status_code == 401
 
 
-def test_positive_answers_are_remembered_a_few_seconds_at_most(tmp_path, monkeypatch):
+def test_positive_answers_are_remembered_a_few_seconds_at_most(database_url, monkeypatch):
     """Another process's logout (simulated: the row ended behind this process's back)
     takes effect here within ``CACHE_SECONDS``; this process's own logout at once."""
-    make_app(tmp_path)
+    make_app(database_url)
     from facilitator.extensions import database
     now = [1000.0]
     monkeypatch.setattr(sessions, "_clock", lambda: now[0])
@@ -226,11 +227,11 @@ def test_positive_answers_are_remembered_a_few_seconds_at_most(tmp_path, monkeyp
     assert not sessions.session_is_valid(database, a) and not sessions.session_is_valid(database, b)
 
 
-def test_the_console_after_a_login_asks_the_database_nothing_about_the_session(tmp_path):
+def test_the_console_after_a_login_asks_the_database_nothing_about_the_session(database_url):
     from sqlalchemy import event
 
     from facilitator.extensions import database
-    app = make_app(tmp_path)
+    app = make_app(database_url)
     client = logged_in(app)
     asked = []
 
@@ -246,12 +247,12 @@ def test_the_console_after_a_login_asks_the_database_nothing_about_the_session(t
     assert asked == []                  # the login opened it here: remembered
 
 
-def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts(
+def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts(database_url, 
         tmp_path, monkeypatch):
     """The server asks every CACHE_SECONDS / 2 about the sessions it remembers (one
     query): an open one is never found expired by the GM's next action, one ended by
     another process is forgotten at that refresh, one ended here stays ended."""
-    make_app(tmp_path)
+    make_app(database_url)
     from facilitator.extensions import database
     now = [1000.0]
     monkeypatch.setattr(sessions, "_clock", lambda: now[0])
@@ -299,13 +300,13 @@ def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts
     assert sessions.refresh_remembered(database) == 1
 
 
-def test_off_the_loop_is_a_plain_call_unless_the_app_runs_under_gevent(tmp_path):
+def test_off_the_loop_is_a_plain_call_unless_the_app_runs_under_gevent(database_url):
     from flask import Flask
 
     from facilitator.web.offload import off_the_loop
     here = threading.get_ident()
     assert off_the_loop(threading.get_ident) == here                 # outside any app
-    app = make_app(tmp_path)
+    app = make_app(database_url)
     with app.app_context():
         assert off_the_loop(threading.get_ident) == here             # threading mode
     gevent_app = Flask("offload")
@@ -319,11 +320,11 @@ def test_off_the_loop_is_a_plain_call_unless_the_app_runs_under_gevent(tmp_path)
     gevent.get_hub().threadpool.kill()
 
 
-def test_a_gm_connection_open_at_logout_acts_no_more(tmp_path):
+def test_a_gm_connection_open_at_logout_acts_no_more(database_url):
     """Logging out (or out of every console) also stops a console already connected."""
     from facilitator.extensions import socketio
     from facilitator.store.sessions import forget_cache
-    app = make_app(tmp_path)
+    app = make_app(database_url)
     gm = logged_in(app)
     game_id = new_game(gm)
     sio = socketio.test_client(app, flask_test_client=gm, auth={"role": "gm", "game": game_id})

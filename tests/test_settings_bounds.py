@@ -4,7 +4,6 @@ import time
 
 import pytest
 
-from facilitator import create_app
 from facilitator.games.partida import Refusal, parse_settings
 from facilitator.games.partida.settings import (MAX_BANK_SPECIAL_CARDS, MAX_EXTRA_DEPTH,
                                          MAX_MAX_MEMBERS, MAX_POINTS, MAX_ROUNDS,
@@ -104,14 +103,33 @@ def test_each_value_just_inside_is_accepted():
     assert parse_settings(base(max_members=3, teams=teams(3, 3, 3, 3))).max_members == 3
 
 
-def test_check_settings_refuses_a_million_rounds_quickly(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/b.db", "GM_PASSWORD": "k",
-                      "ASYNC_MODE": "threading", "SAMPLE_BANK": str(tmp_path / "none.csv")})
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "k"}).status_code == 302
+@pytest.mark.app_config(SAMPLE_BANK=None)
+def test_check_settings_refuses_a_million_rounds_quickly(gm):
+    client = gm
     started = time.perf_counter()
     answer = client.post("/api/check-settings",
                          json={"settings": base(rounds=1_000_000)}).get_json()
     assert time.perf_counter() - started < 0.5
     assert answer["ok"] is False and answer["error"] == "R-O1"
     assert str(MAX_ROUNDS) in answer["message"]
+
+
+@pytest.mark.app_config(SAMPLE_BANK=None)
+def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(gm):
+    """The set-up page carries the game's bounds and, for each number of rounds, the
+    schedule a game of that many rounds gets by default: the form draws them and writes
+    none of them itself."""
+    import json
+    import re
+    page = gm.get("/console").get_data(as_text=True)
+    found = re.search(r'<script id="setup-data" type="application/json">(.*?)</script>', page, re.S)
+    bounds = json.loads(found.group(1))["bounds"]
+    assert bounds["teams"] == {"min": 4, "max": 6}
+    assert bounds["rounds"] == {"min": 1, "max": MAX_ROUNDS}
+    assert bounds["deliberation_seconds"] == {"min": MIN_SECONDS, "max": MAX_SECONDS}
+    assert bounds["points"] == {"min": -MAX_POINTS, "max": MAX_POINTS}
+    assert len(bounds["schedules"]) == MAX_ROUNDS
+    for rounds, default in enumerate(bounds["schedules"], start=1):
+        settings = parse_settings(base(rounds=rounds))
+        assert [list(m) for m in settings.round_modes] == default["modes"], rounds
+        assert list(settings.individual_rounds) == default["individual"], rounds

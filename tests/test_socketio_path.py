@@ -6,20 +6,7 @@ the path from Socket.IO itself.
 """
 import gc
 
-import pytest
-
-from facilitator import create_app
-from facilitator.extensions import database, socketio, store
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/path.db", "TESTING": True,
-                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store.forget()
-    yield app
-    store.forget()
-    database.engine.dispose()
+from facilitator.extensions import socketio
 
 
 def test_the_socketio_path_matches_a_rule_for_every_method_socketio_uses(app):
@@ -36,9 +23,7 @@ def test_socketio_still_answers_its_path(app):
     assert response.get_data(as_text=True).startswith('0{"sid":')
 
 
-def test_a_team_connection_leaves_no_request_behind_for_the_collector(app):
-    gm = app.test_client()
-    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
+def test_a_team_connection_leaves_no_request_behind_for_the_collector(app, gm):
     teams = [{"name": f"Equipo {n}", "members": 4} for n in (1, 2, 3, 4)]
     game = gm.post("/console/games", json={"name": "Sin basura", "settings": {"teams": teams}})
     codes = gm.get(f"/api/games/{game.get_json()['game_id']}/codes").get_json()
@@ -92,12 +77,10 @@ def test_an_event_on_a_websocket_leaves_nothing_for_the_collector(app):
                        "traceback"}, sorted(kept)
 
 
-def test_a_connection_s_session_cookie_is_read_once_not_at_every_event(app, monkeypatch):
+def test_a_connection_s_session_cookie_is_read_once_not_at_every_event(app, gm, monkeypatch):
     # Every event of a connection runs with its handshake's environ: its (GM's) signed
     # cookie is verified and decoded at its first event only; a page still reads its own.
     from flask.sessions import SecureCookieSessionInterface
-    gm = app.test_client()
-    assert gm.post("/console/login", data={"secret": "x"}).status_code == 302
     teams = [{"name": f"Equipo {n}", "members": 4} for n in (1, 2, 3, 4)]
     game_id = gm.post("/console/games", json={"name": "Una vez",
                                               "settings": {"teams": teams}}).get_json()["game_id"]

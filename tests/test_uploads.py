@@ -9,20 +9,8 @@ from facilitator import create_app
 
 SCENARIOS = pathlib.Path(__file__).resolve().parent / "scenarios"
 ONE_ROUND = SCENARIOS / "r01-normal-round.record.json"
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/u.db", "TESTING": True,
-                       "GM_PASSWORD": "clave", "ASYNC_MODE": "threading",
-                       "SAMPLE_BANK": str(tmp_path / "none.csv")})
-
-
-@pytest.fixture
-def gm(app):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    return client
+#: The records uploaded bring their questions.
+pytestmark = pytest.mark.app_config(SAMPLE_BANK=None)
 
 
 def good():
@@ -114,10 +102,8 @@ def test_a_good_record_still_loads(gm):
     json.dumps({"settings": {"teams": [{"name": "E", "members": 4}] * 4,
                              "x": "\ud800"}}),
 ])
-def test_the_api_answers_any_game_body_with_a_json_4xx(app, body):
-    client = app.test_client()
-    assert client.post("/console/login", data={"secret": "clave"}).status_code == 302
-    response = client.post("/api/v1/games", data=body, content_type="application/json")
+def test_the_api_answers_any_game_body_with_a_json_4xx(gm, body):
+    response = gm.post("/api/v1/games", data=body, content_type="application/json")
     assert 400 <= response.status_code < 500, response.get_data(as_text=True)[:300]
     assert response.get_json()["error"]
 

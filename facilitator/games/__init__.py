@@ -34,7 +34,7 @@ MODULES.update(_plugged_in())
 
 __all__ = ["GM", "SEAT", "TABLE", "WATCHER", "GameKind", "Legal", "Match", "Refusal", "Role",
            "is_unicode",
-           "MODULES", "kind", "kind_of_record", "names"]
+           "MODULES", "kind", "kind_of_record", "names", "record_of_text"]
 
 
 def names() -> list[str]:
@@ -57,3 +57,18 @@ def kind_of_record(record: object) -> GameKind | None:
         return None
     found = kind(name)
     return found if found.record_format == fmt else None
+
+
+def record_of_text(text: str) -> dict | None:
+    """The record a game reads from a text that is not a JSON record (Hive's bare
+    GameString), or None when no game reads it so. Each game that writes its games as text
+    has ``record_of_text``; the first that takes the text gives its record."""
+    for name in MODULES:
+        reader = getattr(kind(name), "record_of_text", None)
+        if reader is None:
+            continue
+        try:
+            return reader(text)
+        except Refusal:
+            continue
+    return None

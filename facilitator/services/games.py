@@ -35,6 +35,19 @@ def setup_defaults(game: str = DEFAULT_KIND) -> dict:
             "max_members": bounds["members"]["default_max"]}
 
 
+def setup_bounds(game: str = DEFAULT_KIND) -> dict:
+    """The set-up form's bounds (the game's own): each setting's ``min`` and ``max``, and
+    ``schedules``, the default schedule of a game of n rounds at ``n - 1``: the modes
+    of each round and the individual rounds."""
+    bounds = kind(game).settings_bounds()
+    limits = {key: {b: v[b] for b in ("min", "max") if b in v}
+              for key, v in bounds.items() if "min" in v or "max" in v}
+    limits["schedules"] = [{"modes": modes, "individual": individual} for modes, individual
+                           in zip(bounds["round_modes"]["default"],
+                                  bounds["individual_rounds"]["default"])]
+    return limits
+
+
 def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
     """Create a game from the set-up form's JSON ``{"name", "settings", "bank_id",
     "roster"}``; returns its id.
@@ -120,14 +133,35 @@ def create_class_game(klass: dict, lineup: list[list[int]], settings: dict, bank
     return game_id
 
 
-def create_plain(game: str, name: str, settings: dict) -> int:
-    """Create a game of a kind that takes no bank (its settings alone)."""
+def create_plain(game: str, name: str, settings: dict, players: object = None) -> int:
+    """Create a game of a kind that takes no bank: its settings, and ``players`` for a kind
+    that keeps its players beside them (Hive's, by colour: checked by the game)."""
     from ..games import names
     if game not in names():
         raise Refusal("format", f"there is no game {game!r}")
     if not isinstance(name, str) or not is_unicode(name):
         raise Refusal("format", "the game's name is not valid text")
-    return store.create_game(game, name or game, settings if isinstance(settings, dict) else {})
+    content = None if players is None else {"players": players}
+    return store.create_game(game, name or game, settings if isinstance(settings, dict) else {},
+                             content)
+
+
+def create_from_text(game: str, name: str, text: object, players: object = None,
+                     settings: object = None) -> int:
+    """Create a game of ``game`` from a text its kind reads as a game so far (Hive's
+    GameString pasted from MzingaViewer), with its players and settings; it goes on live
+    from there. A Refusal names what is wrong: ``format`` for a kind that reads no such
+    text, else the rule the text breaks, with ``action`` the 0-based index of the move
+    that cannot be played."""
+    from ..games import names
+    if game not in names() or not hasattr(kind(game), "record_of_text"):
+        raise Refusal("format", f"the game {game!r} does not load a pasted text")
+    if not isinstance(name, str) or not is_unicode(name):
+        raise Refusal("format", "the game's name is not valid text")
+    if isinstance(text, str) and not is_unicode(text):
+        raise Refusal("format", "the pasted text is not valid text")
+    record = kind(game).record_of_text(text, players, settings if settings else None)
+    return import_record(record, name)
 
 
 def import_record(record: dict, name: str) -> int:

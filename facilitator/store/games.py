@@ -202,7 +202,9 @@ class GameStore:
         # no spreadsheet could show it.
         _refuse_control_characters(name, "the game's name")
         _refuse_control_characters(settings, "settings")
-        if content is not None:
+        if isinstance(content, dict):             # a game's players, a deck and a seed
+            _refuse_control_characters(content, "the game's content")
+        elif content is not None:
             _refuse_control_characters([q.to_dict() if hasattr(q, "to_dict") else q
                                         for q in content], "questions")
         match = found.new(settings, content) if content is not None else found.new(settings)

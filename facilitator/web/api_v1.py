@@ -36,7 +36,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..games.partida import (Question, Refusal, deal_students, parse_settings,
                       propose_team_sizes, replay)
-from ..games import is_unicode
+from ..games import is_unicode, kind_of_record
 from ..games.partida.settings import DEFAULT_MAX_MEMBERS, check_roster
 from ..extensions import database, store
 from ..i18n import translate
@@ -53,7 +53,7 @@ from ..store.tokens import (DEFAULT_LIFETIME, LIFETIMES, MAX_LABEL, issue_token,
 from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from ..services.banks import MAX_NAME, default_bank_name
-from ..services.games import create_from_setup
+from ..services.games import DEFAULT_KIND, create_from_setup
 from .banks import banks_listing, export_response, import_bank, upload_filename
 from .console import broken_or_none, delete_any_game, games_listing
 from .links import public_base, team_links
@@ -523,13 +523,18 @@ def record(game_id: int):
 @bp.get("/games/<int:game_id>/results")
 @gm_required
 def results(game_id: int):
-    """The results: the same JSON the results page exports (``results.json``)."""
+    """The results: the same JSON the results page exports (``results.json``); for a game
+    of another kind than la partida, its summary (Hive's: the players by colour, the
+    moves, the result and its reason), as ``facilitator replay`` prints it."""
     if 0 < game_id <= MAX_ID and (broken := broken_or_none(game_id)) is not None:
         return broken
     data = store.record(game_id) if 0 < game_id <= MAX_ID else None
     if data is None:
         return _no_game(game_id)
+    found = kind_of_record(data)
     try:
+        if found is not None and found.name != DEFAULT_KIND:
+            return jsonify(found.replay(data).summary())
         game_now = replay(data)
     except Refusal as refusal:       # a stored game always replays; say so if not
         return error(500, "server", f"stored game {game_id} does not replay: {refusal}")

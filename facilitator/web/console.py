@@ -4,12 +4,14 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect,
+from flask import (Blueprint, Response, abort, current_app, g, jsonify, make_response, redirect,
                    render_template, request, session, url_for)
 
 from ..extensions import database, store
-from ..games import Refusal, kind
-from ..services.games import DEFAULT_KIND, create_from_setup, create_plain, setup_defaults
+from ..games import Refusal, kind, names
+from ..i18n import translate
+from ..services.games import (DEFAULT_KIND, create_from_setup, create_from_text, create_plain,
+                               setup_bounds, setup_defaults)
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
@@ -20,6 +22,9 @@ from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
 
 bp = Blueprint("console", __name__, url_prefix="/console")
+#: A game form's field at most, read before the game checks it (longer than any pasted
+#: GameString the game takes, so that a cut text is always refused, never played).
+MAX_FORM_FIELD = 20_000
 
 
 def _too_many_logins(_limit):
@@ -96,9 +101,66 @@ def logout_all():
 @gm_required
 def games():
     """Past games and the set-up form of a new one."""
+    return _games_page()
+
+
+def _games_page(new_form: dict | None = None, new_error: dict | None = None):
+    """The games page; ``new_form`` and ``new_error``: a game's form sent back with what
+    was wrong with it."""
     from ..services.halls import halls
     return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults(), halls=halls().listing())
+                           defaults=setup_defaults(), bounds=setup_bounds(), halls=halls().listing(),
+                           text_kinds=text_kinds(), new_form=new_form, new_error=new_error)
+
+
+def text_kinds() -> list[str]:
+    """The games a single game of which the console makes with a form of its own
+    (``console/new_<kind>.html``): those that go on from a pasted text of the game."""
+    return [name for name in names() if name != DEFAULT_KIND
+            and hasattr(kind(name), "record_of_text")]
+
+
+@bp.post("/games/form")
+@gm_required
+def create_game_form():
+    """Create a single game of a kind with a form of its own (a Hive pair's: the players
+    by colour, the computer's colour, a turn limit, a pasted GameString to go on from);
+    its console next, or the form again saying what is wrong (400)."""
+    form = {key: request.form.get(key, "")[:MAX_FORM_FIELD]
+            for key in ("kind", "name", "white", "black", "bot", "turn_limit", "pasted")}
+    if form["kind"] not in text_kinds():
+        abort(400)                      # no such form on the page: a hand-made request
+    players = {colour: form[colour].strip() for colour in ("white", "black")
+               if form[colour].strip()}
+    settings = {key: int(form[key]) if form[key].strip().isdecimal() else form[key]
+                for key in ("bot", "turn_limit") if form[key].strip()}
+    data = {"kind": form["kind"], "name": form["name"], "settings": settings,
+            "pasted": form["pasted"] if form["pasted"].strip() else None,
+            "players": players or None}
+    try:
+        game_id = _create_other(data)
+    except Refusal as refusal:
+        return _games_page(form, _refused_form(form["kind"], refusal)), 400
+    return redirect(url_for("console.game", game_id=game_id))
+
+
+def _refused_form(game: str, refusal: Refusal) -> dict:
+    """What a game's form says of a refusal: the rule's summary from the catalog (else the
+    game's sentence), where in the pasted text (the move's number), and the game's own
+    sentence beside it (Mzinga's, for Hive); the rule's id for the tooltip."""
+    lang = _lang()
+    key = f"{game}.rule.{refusal.rule}"
+    summary = translate(lang, key)
+    summary = refusal.message if summary == key else summary
+    where = _where(refusal)
+    text = (translate(lang, f"{game}.new.refused_move", n=where["move"], summary=summary)
+            if where else translate(lang, f"{game}.new.refused", summary=summary))
+    return {"text": text, "rule": refusal.rule,
+            "engine": refusal.message if refusal.message != summary else None}
+
+
+def _lang() -> str:
+    return getattr(g, "lang", "es")
 
 
 def games_listing() -> list[dict]:
@@ -135,12 +197,32 @@ def create_game():
     data = read_json()
     try:
         if isinstance(data, dict) and data.get("kind", DEFAULT_KIND) != DEFAULT_KIND:
-            game_id = create_plain(data["kind"], data.get("name") or "", data.get("settings"))
+            game_id = _create_other(data)
         else:
             game_id = create_from_setup(data)
     except Refusal as refusal:
-        return jsonify(ok=False, error=refusal.rule, message=refusal.message), 400
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message,
+                       **_where(refusal)), 400
     return jsonify(ok=True, game_id=game_id, url=url_for("console.game", game_id=game_id))
+
+
+def _create_other(data: dict) -> int:
+    """A game of a kind other than the set-up form's: from its settings (and ``players``,
+    for a kind that keeps them beside), or from a pasted text of the game so far
+    (``pasted``)."""
+    if data.get("pasted") is not None:
+        return create_from_text(data["kind"], data.get("name") or "", data["pasted"],
+                                data.get("players"), data.get("settings"))
+    return create_plain(data["kind"], data.get("name") or "", data.get("settings"),
+                        data.get("players"))
+
+
+def _where(refusal: Refusal) -> dict:
+    """Where a refused text or record broke: the 0-based ``action`` and the ``move``
+    number a player counts (the first is 1)."""
+    if refusal.action is None:
+        return {}
+    return {"action": refusal.action, "move": refusal.action + 1}
 
 
 @bp.route("/<int:game_id>")
@@ -171,15 +253,17 @@ def game(game_id: int):
 @bp.route("/<int:game_id>/record.json")
 @gm_required
 def record(game_id: int):
-    """The game's partida/1 record, as a download."""
+    """The game's record in its kind's format (partida/1, colmena/1, hive/1), as a
+    download named after its kind."""
     broken = broken_or_none(game_id)
     if broken is not None:
         return broken
     data = store.record(game_id)
     if data is None:
         abort(404)
+    name = store.kind_of(game_id) or "partida"
     return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=partida-{game_id}.json"})
+                    headers={"Content-Disposition": f"attachment; filename={name}-{game_id}.json"})
 
 
 @bp.post("/<int:game_id>/delete")

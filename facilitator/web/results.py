@@ -7,9 +7,9 @@ from flask import (Blueprint, Response, abort, g, make_response, redirect, rende
                    request, url_for)
 
 from ..games.partida import Refusal, load_record, replay
-from ..games import is_unicode
+from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
-from ..services.games import import_record
+from ..services.games import DEFAULT_KIND, import_record
 from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
@@ -19,9 +19,9 @@ MAX_RECORD_DEPTH = 64           # a record needs 5 levels; JSON's own limit is ~
 MAX_NAME = 200                  # a game's name, as the store keeps it
 
 
-def _game_or_404(game_id: int):
-    """The game's record and its replay; a page saying it is broken (409) when its stored
-    row cannot be read or does not replay, 404 when there is no such game."""
+def _stored_or_404(game_id: int) -> dict:
+    """The game's record; a page saying it is broken (409) when its stored row cannot be
+    read, 404 when there is no such game."""
     from .console import broken_or_none
     broken = broken_or_none(game_id)
     if broken is not None:
@@ -29,24 +29,47 @@ def _game_or_404(game_id: int):
     record = store.record(game_id)
     if record is None:
         abort(404)
+    return record
+
+
+def _replayed(game_id: int, record: dict, replayer):
+    """``replayer(record)``: a stored game always replays; a page saying so if not (409)."""
     try:
-        return record, replay(record)
-    except Refusal as refusal:          # a stored game always replays; say so if not
+        return replayer(record)
+    except Refusal as refusal:
         from .errors import broken_game_page
         abort(make_response(broken_game_page(game_id, f"{refusal.rule}: {refusal.message}",
                                              True)))
 
 
+def _game_or_404(game_id: int):
+    """A partida's record and its replay (the exports below are a partida's: 404 for a
+    game of another kind)."""
+    record = _stored_or_404(game_id)
+    if kind_of_record(record) is not kind(DEFAULT_KIND):
+        abort(404)
+    return record, _replayed(game_id, record, replay)
+
+
 @bp.route("/<int:game_id>/results")
 @gm_required
 def page(game_id: int):
-    """Standings, podium, charts, turn by turn, adjustments, participation, downloads."""
-    record, game = _game_or_404(game_id)
+    """Standings, podium, charts, turn by turn, adjustments, participation, downloads; a
+    game of another kind: its own page (``results/<kind>.html``, else the plain one)."""
+    record = _stored_or_404(game_id)
     row = store.row(game_id)
-    summary = summary_json(game, record.get("name"), getattr(g, "lang", "es"))
-    return render_template("results/game.html", game={"id": game_id, "name": row.name,
-                                                      "created_at": row.created_at},
-                           summary=summary, print_mode=request.args.get("print") == "1")
+    game = {"id": game_id, "name": row.name, "created_at": row.created_at, "kind": row.kind}
+    found = kind_of_record(record)
+    if found is None:
+        abort(404)
+    if found is not kind(DEFAULT_KIND):
+        match = _replayed(game_id, record, found.replay)
+        return render_template([f"results/{row.kind}.html", "results/match.html"], game=game,
+                               summary=match.summary())
+    game_match = _replayed(game_id, record, replay)
+    summary = summary_json(game_match, record.get("name"), getattr(g, "lang", "es"))
+    return render_template("results/game.html", game=game, summary=summary,
+                           print_mode=request.args.get("print") == "1")
 
 
 @bp.route("/<int:game_id>/results.json")
@@ -131,15 +154,21 @@ def read_record(text: str) -> dict:
 @bp.post("/records")
 @gm_required
 def upload_record():
-    """Load a partida/1 record: it becomes a stored game to review, or to continue live."""
+    """Load a record (partida/1, colmena/1, hive/1, or a bare Hive GameString as a text
+    file): it becomes a stored game to review, or to continue live."""
     upload = request.files.get("record")
     data = upload.read(MAX_RECORD_BYTES + 1) if upload else b""
     if not data or len(data) > MAX_RECORD_BYTES:
         return render_template("results/upload_error.html", error="results.upload_missing",
                                detail=""), 400
     try:
-        record = read_record(data.decode("utf-8-sig"))
-        game = replay(record)
+        record = _uploaded_record(data.decode("utf-8-sig"))
+        found = kind_of_record(record)
+        if found is None or found is kind(DEFAULT_KIND):
+            game = replay(record)          # la partida's, whose refusals say what is missing
+            over = game.state.over
+        else:
+            over = found.replay(record).over
         fallback = (upload.filename or "partida").rsplit(".", 1)[0][:MAX_NAME]
         game_id = import_record(record, name=record.get("name") or
                                 (fallback if is_unicode(fallback) else "partida"))
@@ -150,6 +179,18 @@ def upload_record():
         where = "" if refusal.action is None else f" (action {refusal.action})"
         return render_template("results/upload_error.html", error="results.upload_refused",
                                detail=f"{refusal.rule}{where}: {refusal.message}"), 400
-    target = "console.game" if request.form.get("then") == "continue" and not game.state.over \
+    target = "console.game" if request.form.get("then") == "continue" and not over \
         else "results.page"
     return redirect(url_for(target, game_id=game_id))
+
+
+def _uploaded_record(text: str) -> dict:
+    """The record an uploaded file holds: its JSON, or the record a game reads from its own
+    text (Hive's GameString); the JSON's refusal when it is neither."""
+    try:
+        return read_record(text)
+    except Refusal:
+        found = record_of_text(text)
+        if found is None:
+            raise
+        return found

@@ -1,9 +1,5 @@
-/* Forms marked data-confirm ask before they are sent (deleting a hall and its games). */
-(function () {
-  'use strict';
-  for (const form of document.querySelectorAll('form[data-confirm]')) {
-    form.addEventListener('submit', (event) => {
-      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
-    });
-  }
-}());
+/* confirm_forms.js: a page whose forms marked data-confirm ask before they are sent
+ * (deleting a hall and its games). */
+import { confirmForms } from './lib/forms.js';
+
+confirmForms();

@@ -7,7 +7,7 @@
  * countdown (dimmed before the question), the verdict, the written and expected answers,
  * the awards in the countdown's place, the scoreboard. The question and the reveal get the
  * largest type that fits (fitText). At the end: the podium and the ranking (ranks shared on
- * ties), the score line (static/js/charts.js) when the state carries `results`; the class's
+ * ties), the score line (static/js/lib/charts.js) when the state carries `results`; the class's
  * league when the GM shows it (issue 15).
  *
  * Test ids: those of the template, and order-N, proj-host, proj-mode, proj-roles,
@@ -20,7 +20,8 @@ import { W, readJSON } from './lib/words.js';
 import { connection } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
 import { chip, teamLabel, teamName, teamText as teamTextOf, offlineBanner } from './lib/widgets.js';
-import { mode, qtype, special, verdict, awardPoints, awardText as awardTextOf } from './turn_words.js';
+import { mode, qtype, special, verdict, awardPoints, awardText as awardTextOf, SPECIALS } from './turn_words.js';
+import { scoreLine } from './lib/charts.js';
 
 const { t, has, num, ordinal, plural } = W;
 const page = readJSON('page', {});
@@ -225,7 +226,6 @@ const later = new MutationObserver(refit);
 $('stage').addEventListener('load', refit, true);
 
 /* ---- scoreboard and final ranking ---------------------------------------- */
-const SPECIALS = ['desvio', 'seguro', 'elijo'];
 function drawBoard() {
   const cols = [['rank.team', ''], ['rank.score', 'num'], ['score.cards', 'num'], ['score.pifies', 'num'], ['proj.specials', 'num']];
   render(html`<table class="pscores"><caption class="sr-only">${t('score.title')}</caption>
@@ -241,7 +241,7 @@ function drawBoard() {
 function drawFinal() {
   const rows = V.standings || [];
   const top = rows.slice(0, 3);
-  const charts = !!(S.results && S.results.timeline && window.Charts);
+  const charts = !!(S.results && S.results.timeline);
   render(html`<h2>${t('rank.title')}</h2><div class=${'pfinalgrid' + (charts ? ' with-chart' : '')}><div>
     <div class="podium" data-testid="podium">${[1, 0, 2].filter((i) => top[i]).map((i) => html`<div class=${'step p' + Math.min(top[i].rank, 3)}
       data-testid=${'podium-' + (i + 1)} data-team=${top[i].team}><div class="who">${label(top[i].team)}</div>
@@ -250,12 +250,12 @@ function drawFinal() {
       <span class="prank">${ordinal(r.rank)}</span>${label(r.team)}<span class="pts">${num(r.score)}</span>
       <span class="small">${t('proj.final_detail', { cards: r.cards, pifies: r.pifies })}</span></li>`)}</ol></div>
     ${charts ? html`<div class="pchart" id="final-chart" data-testid="final-chart"></div>` : nothing}</div>`, $('final'));
-  // The score line of the whole game (results.timeline), drawn by charts.js once per state.
+  // The score line of the whole game (results.timeline), drawn once per state.
   const box = $('final-chart');
   if (box && box._drawn !== S.seq) {
     box._drawn = S.seq;
     try {
-      window.Charts.scoreLine(box, S.results.timeline, { title: t('results.chart_scores'), round: t('results.round'), turn: t('results.turn') });
+      scoreLine(box, S.results.timeline, { title: t('results.chart_scores'), round: t('results.round'), turn: t('results.turn') });
     } catch (e) { box.hidden = true; }
   }
 }

@@ -1,15 +1,16 @@
 /* results.js: the results page (templates/results/game.html), an ES module: draws the
- * charts (static/js/charts.js) and lets the GM step through the game turn by turn.
+ * charts (static/js/lib/charts.js) and lets the GM step through the game turn by turn.
  * Test ids: review-turn, review-scores, print. */
 import { html, render, $ } from './lib/dom.js';
 import { W, readJSON } from './lib/words.js';
+import { scoreLine, cardBars } from './lib/charts.js';
 
 const { t, num } = W;
 const data = readJSON('results-data', {});
 const labels = { title: t('results.chart_scores'), round: t('results.round'), turn: t('results.turn'),
   types: { vf: t('type.vf'), quien: t('type.quien'), abierta: t('type.abierta') } };
-window.Charts.scoreLine($('chart-scores'), data.timeline, labels);
-window.Charts.cardBars($('chart-cards'), data.cards, Object.assign({}, labels, { title: t('results.chart_cards') }));
+scoreLine($('chart-scores'), data.timeline, labels);
+cardBars($('chart-cards'), data.cards, Object.assign({}, labels, { title: t('results.chart_cards') }));
 
 const slider = $('review-turn');
 function showTurn() {

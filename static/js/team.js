@@ -19,8 +19,9 @@ import { html, render, nothing, $, drafts, keep, rich } from './lib/dom.js';
 import { W, readJSON } from './lib/words.js';
 import { connection, uuid } from './lib/connection.js';
 import { countdown, onTick } from './lib/timer.js';
-import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner } from './lib/widgets.js';
-import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf } from './turn_words.js';
+import { chip, teamLabel, teamName, teamOf, teamText as teamTextOf, flash, confirmed, offlineBanner, sender } from './lib/widgets.js';
+import { mode, qtype, special, verdict, card, countCards, legal, awardText as awardTextOf, SPECIALS } from './turn_words.js';
+import { choiceOf } from './turn_plan.js';
 
 const { t, num, signed, ordinal } = W;
 const page = readJSON('page', {});
@@ -40,7 +41,6 @@ let S = null;
 let V = null;
 let resend = true;            // after loading or reconnecting, an unsent draft goes out
 const ui = { exPick: [] };
-const pending = new Set();
 const authors = new Set(local.get(AUTHORS) || []);
 
 // Socket.IO hands a reconnected page its first state before it says "connected": the
@@ -48,18 +48,7 @@ const authors = new Set(local.get(AUTHORS) || []);
 conn.onOnline((up) => { if (!up) resend = true; else if (resend && S) draw(S); });
 
 const bump = () => { if (S) draw(S); };
-function send(action) {
-  const key = JSON.stringify(action);
-  if (pending.has(key)) return Promise.resolve(null);
-  pending.add(key);
-  return conn.act(action).then((ack) => {
-    pending.delete(key);
-    if (ack && ack.ok === false) flash(ack);
-    return ack;
-  });
-}
-const btn = (testid, label, action, cls) => html`<button type="button" data-testid=${testid} class=${cls || ''}
-  @click=${() => (typeof action === 'function' ? action() : send(action))}>${label}</button>`;
+const { send, btn } = sender(conn);
 /** A card or a challenge: said in one line, confirmed before it is spent. */
 const askFirst = (action, text) => () => { if (confirmed(text)) send(action); };
 const teamText = (n) => teamTextOf(V, n);
@@ -200,11 +189,8 @@ function chooseBlock() {
   if (!choose) return nothing;
   const choices = choose.options.choices || [];
   for (const c of choices) authors.add(c.author);
-  const names = Array.from(new Set(choices.map((c) => c.author)));
-  const author = names.includes(drafts['choose-author']) ? drafts['choose-author'] : names[0];
+  const { authors: names, author, types, type } = choiceOf(choices, { author: drafts['choose-author'], type: drafts['choose-type'] });
   drafts['choose-author'] = author;
-  const types = choices.filter((c) => c.author === author);
-  const type = types.some((c) => c.type === drafts['choose-type']) ? drafts['choose-type'] : (types.length ? types[0].type : '');
   drafts['choose-type'] = type;
   return html`<h2>${t('team.act.choose')}</h2><label>${t('team.act.author')}</label>
     <select data-testid="choose-author" aria-label=${t('team.act.author')}
@@ -340,7 +326,7 @@ function mineBlock() {
   return html`<h2>${t('team.mine')}</h2>${tm.cards.length
     ? html`<ul class="cards" data-testid="my-cards">${countCards(tm.cards).map(([c, k]) => html`<li>${card(c) + (k > 1 ? ' ×' + k : '')}</li>`)}</ul>`
     : html`<p class="muted" data-testid="my-cards">${t('team.no_cards')}</p>`}
-    <ul class="cards" data-testid="my-special">${['desvio', 'seguro', 'elijo'].map((c) => html`<li>${special(c) + ': ' + (tm.special[c] || 0)}</li>`)}</ul>
+    <ul class="cards" data-testid="my-special">${SPECIALS.map((c) => html`<li>${special(c) + ': ' + (tm.special[c] || 0)}</li>`)}</ul>
     <p class="small" data-testid="my-pifies">${t('score.pifies') + ': ' + tm.pifies + ' · ' + t('award.consolation') + ': ' + tm.consolations +
       ' · ' + t('award.risky_bonus') + ': ' + tm.bonuses + (tm.markers.length ? ' · ' + t('score.markers') + ': ' + tm.markers.map(mode).join(', ') : '')}</p>`;
 }

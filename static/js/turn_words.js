@@ -4,6 +4,8 @@ import { W } from './lib/words.js';
 import { teamName } from './lib/widgets.js';
 
 const { t } = W;
+/** The special cards a team holds, in the order the screens list them. */
+export const SPECIALS = ['desvio', 'seguro', 'elijo'];
 export const mode = (m) => (m ? t('mode.' + m) : '');
 export const qtype = (ty) => (ty ? t('type.' + ty) : '');
 export const special = (c) => t('special.' + c);
@@ -21,8 +23,7 @@ export function countCards(cards) {
   for (const c of cards || []) m.set(c, (m.get(c) || 0) + 1);
   return Array.from(m.entries());
 }
-/** The entry `name` of the state's `legal` (what may be done now), or null. */
-export const legal = (state, name) => (state && state.legal ? state.legal.find((e) => e.do === name) : null);
+export { legal } from './lib/connection.js';
 
 /** The points of award `a` ([team, what, points]): its own, else the view's table, else null. */
 export function awardPoints(view, a) {

@@ -231,6 +231,15 @@ class Room:
         expect(gm.get_by_test_id("create-game")).to_be_visible()
         return gm
 
+    def new_class(self, name: str) -> str:
+        """Create a class through the console's classes page: the address of its page."""
+        gm = self.gm
+        gm.goto(self.server.url + "/console/classes?lang=es")
+        gm.get_by_test_id("class-new-name").fill(name)
+        gm.get_by_test_id("class-create").click()
+        gm.wait_for_url(re.compile(r"/console/classes/\d+$"))
+        return gm.url
+
     def create_with_form(self, name: str = "Partida de prueba", rounds: int | None = None,
                          seconds: int | None = None, schedule: dict | None = None,
                          individual: dict | None = None):

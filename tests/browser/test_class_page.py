@@ -62,6 +62,14 @@ def lineup(page) -> list[list[int]]:
     return teams
 
 
+def each_shows_its_team(page):
+    """Every student's "move to" list shows the team the student is in (the one moved and
+    the students listed after it in its old team alike)."""
+    for n, team in enumerate(lineup(page), start=1):
+        for student in team:
+            expect(page.get_by_test_id(f"move-{student}")).to_have_value(str(n))
+
+
 def test_a_class_from_its_list_to_a_new_game_and_its_page_at_two_sizes(room, screens, server):
     gm = room.gm
     gm.goto(server.url + "/console/classes?lang=es")
@@ -142,6 +150,7 @@ def test_a_class_from_its_list_to_a_new_game_and_its_page_at_two_sizes(room, scr
     expect(warning).to_contain_text("Así la partida no puede empezar")
     expect(warning).to_contain_text("tiene 2 integrantes")
     expect(warning.locator("a.rule[href$='#R-T3']")).to_have_count(1)
+    each_shows_its_team(gm)
     gm.get_by_test_id("create-game").click()           # the server refuses it too, next to the button
     expect(gm.get_by_test_id("create-error").locator("a.rule")).to_have_attribute("href", re.compile(r"#R-T[23]$"))
     gm.get_by_test_id(f"move-{student}").select_option(str(small + 1))
@@ -155,6 +164,7 @@ def test_a_class_from_its_list_to_a_new_game_and_its_page_at_two_sizes(room, scr
     expect(warning).to_be_hidden()
     moved = lineup(gm)
     assert mover in moved[small] and mover not in moved[big]
+    each_shows_its_team(gm)
     gm.get_by_test_id("team-name-1").fill("Los Sofistas")
     gm.get_by_test_id("rounds").fill("3")
     expect(gm.get_by_test_id("questions-summary")).to_contain_text("12 turnos (3 rondas × 4 equipos)")
@@ -217,8 +227,11 @@ def test_a_class_from_its_list_to_a_new_game_and_its_page_at_two_sizes(room, scr
 
     # Deleting the class (confirmed) deletes it and its game.
     gm.goto(class_url)
+    asked = []
+    gm.on("dialog", lambda dialog: asked.append(dialog.message))   # the screens accept it
     gm.get_by_test_id("class-delete").click()
     gm.wait_for_url(re.compile(r"/console/classes/?$"))
+    assert len(asked) == 1 and "Filosofía 5.º B" in asked[0], asked
     expect(gm.get_by_test_id(f"class-{class_id}")).to_have_count(0)
     assert gm.request.get(f"{server.url}/console/{game_id}").status == 404
 

@@ -1,9 +1,10 @@
 """La colmena's hall screens in Chromium (issue 37, item 3): the hall made with the
 console's form from a pasted list, three tables played from their consoles, the
-teacher's hall view at 1366×768 and on a phone (390×844) and the projector at 1280×720
-and 1920×1080: what they say agrees with each table's state, nothing is cut off or
-scrolls sideways, touch targets are 44 px, axe finds nothing; the bell (confirmed first)
-ends every table and the projector shows each table's result as the manual words it."""
+teacher's hall view at 1366×768 and on a phone (390×844), a table opened from it on its
+own console, and the projector at 1280×720 and 1920×1080: what they say agrees with each
+table's state, nothing is cut off or scrolls sideways, touch targets are 44 px, axe
+finds nothing; the bell (confirmed first) ends every table and the projector shows each
+table's result as the manual words it."""
 from __future__ import annotations
 
 import random
@@ -130,6 +131,25 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
                 assert small == [], small
             assert axe(page) == []
             screens.shot(page, f"view-{name}-playing")
+
+        # A table opened from the hall view: its own console (its screen of la colmena)
+        # draws the board, every hand and the score so far as its state has them.
+        opened = screens.page("hall-table-console", CONSOLE, storage_state=state)
+        opened.goto(f"{server.url}/console/halls/{hall_id}")
+        opened.get_by_test_id("hall-console-1.1").click()
+        opened.wait_for_url(re.compile(r"/console/\d+$"))
+        table_view = states["1.1"]["view"]
+        expect(opened.get_by_test_id("colmena-board").locator(".cc-card")).to_have_count(
+            len(table_view["board"]))
+        for seat, hand in table_view["hands"].items():
+            expect(opened.get_by_test_id(f"colmena-gm-hand-{seat}").locator(".cc-face")).to_have_count(
+                len(hand))
+        expect(opened.get_by_test_id("colmena-total")).to_have_text(
+            str(table_view["score"]["total"]).replace("-", "\u2212"))
+        expect(opened.get_by_test_id("colmena-undo")).to_be_visible()
+        assert axe(opened) == []
+        screens.shot(opened, "table-console-from-the-hall", full_page=False)
+        opened.close()
 
         # The projector: each table's points so far; table 2's result in words.
         rooms = {}

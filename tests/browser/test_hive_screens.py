@@ -217,7 +217,18 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
     axe_clean(gm, "console 1366x768")
     screens.shot(gm, "console-1366x768")
     gm.get_by_test_id("hive-end-result").select_option("black")
-    gm.get_by_test_id("hive-end-reason").fill("abandono")
+    # The teacher types the reason while a move arrives: the text, the focus and the caret stay.
+    reason = gm.get_by_test_id("hive-end-reason")
+    reason.click()
+    reason.press_sequentially("abanXdono")
+    reason.evaluate("(el) => el.setSelectionRange(4, 5)")          # the stray "X" selected
+    white.locator(".hive-svg [data-move]").first.click()
+    expect(gm.get_by_test_id("hive-moves").locator("li")).to_have_count(3)
+    assert reason.evaluate("(el) => [el.value, document.activeElement === el, el.selectionStart, el.selectionEnd]") \
+        == ["abanXdono", True, 4, 5]
+    gm.keyboard.press("Delete")
+    expect(reason).to_have_value("abandono")
+    expect(gm.get_by_test_id("hive-end-result")).to_have_value("black")
     gm.get_by_test_id("hive-end-submit").click()
     for page in (white, black, gm):
         expect(page.get_by_test_id("hive-status")).to_have_text(

@@ -83,11 +83,7 @@ def test_a_pasted_class_list_with_a_repeated_name_and_the_roster_to_choose_from(
 def test_the_class_page_names_repeated_students_and_who_moodle_leaves_out(room, screens,
                                                                            server):
     gm = room.gm
-    gm.goto(server.url + "/console/classes?lang=es")
-    gm.get_by_test_id("class-new-name").fill("Homónimos 4.º A")
-    gm.get_by_test_id("class-create").click()
-    gm.wait_for_url(re.compile(r"/console/classes/\d+$"))
-    class_url = gm.url
+    class_url = room.new_class("Homónimos 4.º A")
     lines = [f"{name}; {name.split()[0].lower()}{n}@escuela.edu" for n, name in
              enumerate(SIXTEEN[:11])]
     lines += ["Ana García", "Mateo Gil; =mateo@escuela.edu"]

@@ -1,18 +1,20 @@
-/* The toy counter's seat screen (tests/counter_game.py): draws the view the server sends
- * and offers the actions its legal list holds; knows nothing else. */
-(function () {
-  'use strict';
-  const L = window.Live;
-  const page = L.readJSON('page', {});
-  const box = document.getElementById('screen');
-  function render(state) {
-    const v = state.view;
-    const add = (state.legal || []).find((e) => e.do === 'add');
-    box.replaceChildren(
-      L.h('p', { testid: 'count' }, String(v.count)),
-      L.h('p', { testid: 'turn' }, v.over ? 'Ganó: ' + v.winner : 'Turno del jugador ' + v.turn),
-      add ? L.h('div', null, add.options.n.map((n) => L.h('button', { type: 'button', testid: 'add-' + n,
-        onclick: () => L.do({ do: 'add', n: n }) }, '+' + n))) : L.h('p', { testid: 'wait' }, 'Esperen.'));
-  }
-  L.connect({ role: 'team', token: page.token }, render);
-}());
+/* The toy counter's seat screen (tests/counter_game.py), an ES module composing the shared
+ * lib/: draws the view the server sends and offers the actions its legal list holds;
+ * knows nothing else. */
+import { html, render, $ } from '/static/js/lib/dom.js';
+import { readJSON } from '/static/js/lib/words.js';
+import { connection, legal } from '/static/js/lib/connection.js';
+import { flash, offlineBanner } from '/static/js/lib/widgets.js';
+
+const page = readJSON('page', {});
+const conn = connection();
+offlineBanner(conn);
+const add = (n) => conn.act({ do: 'add', n: n }).then((ack) => { if (ack && ack.ok === false) flash(ack); });
+conn.connect({ role: 'team', token: page.token }, (state) => {
+  const v = state.view;
+  const can = legal(state, 'add');
+  render(html`<p data-testid="count">${v.count}</p>
+    <p data-testid="turn">${v.over ? 'Ganó: ' + v.winner : 'Turno del jugador ' + v.turn}</p>
+    ${can ? html`<div>${can.options.n.map((n) => html`<button type="button" data-testid=${'add-' + n}
+      @click=${() => add(n)}>${'+' + n}</button>`)}</div>` : html`<p data-testid="wait">Esperen.</p>`}`, $('screen'));
+});

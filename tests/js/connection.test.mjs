@@ -1,7 +1,7 @@
 // The connection's sends: queued while offline, resent with the same id, an ack applied once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connection } from '../../static/js/lib/connection.js';
+import { connection, legal } from '../../static/js/lib/connection.js';
 
 /** A Socket.IO client socket that records what is sent and lets the test answer. */
 function fakeSocket() {
@@ -96,4 +96,12 @@ test('states: an older one is ignored, sync after a reconnection asks from the l
   socket.down('io server disconnect');
   socket.up();
   assert.deepEqual(socket.sent.filter((m) => m.event === 'sync').map((m) => m.payload), [{ seq: 5 }]);
+});
+
+test('what may be done now is read off the state\'s legal list, never guessed', () => {
+  const state = { legal: [{ do: 'pass', seats: [2] }, { do: 'offer_draw', seats: [1, 2] }] };
+  assert.deepEqual(legal(state, 'pass'), { do: 'pass', seats: [2] });
+  assert.equal(legal(state, 'move'), null, 'an action the list does not hold');
+  assert.equal(legal({}, 'pass'), null, 'a state without a list');
+  assert.equal(legal(null, 'pass'), null, 'no state yet');
 });

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -40,7 +41,12 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "Server":
-        """Start the process and wait until it answers."""
+        """Start the process and wait until it answers. A new SQLite database is a copy
+        of the run's migrated file (tests/services.py): the start migrates nothing."""
+        database = self.instance / "facilitator.db"
+        if "FACILITATOR_DATABASE_URL" not in self.env and not database.exists():
+            from services import migrated_sqlite
+            shutil.copy(migrated_sqlite(), database)
         with open(self.instance / f"server-{self.port}.log", "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(self.port)],
@@ -229,6 +235,14 @@ class Client:
     def wait_seq(self, seq: int, timeout: float = 10) -> dict:
         """Wait for a state with sequence number ``seq`` or later."""
         return self.wait_for(lambda s: s["seq"] >= seq, timeout)
+
+    def settled(self) -> int:
+        """How many states the client holds once the server answered one more event (a
+        ``sync`` naming the seq it holds): every state the server sent it before that
+        answer has arrived, since they share one connection, in order. What a test checks
+        instead of waiting a while to see that nothing more came."""
+        self.call("sync", {"seq": self.last["seq"]} if self.states else {})
+        return len(self.states)
 
     def act(self, action: dict, action_id: str | None = None) -> dict:
         """Send an action and return the server's acknowledgement."""

@@ -19,6 +19,12 @@ from tcp_proxy import TcpProxy
 
 
 @pytest.fixture(scope="module")
+def before() -> set[threading.Thread]:
+    """The threads that ran before this module's clients (the run's own, its server's)."""
+    return set(threading.enumerate())
+
+
+@pytest.fixture(scope="module")
 def gm_auth(server):
     http = server.gm_session()
     game_id = server.create_game(http, {"teams": [{"name": f"E{n}", "members": 4}
@@ -38,14 +44,22 @@ def reconnecting(server, gm_auth):
     proxy.close()
 
 
-def quiet(seconds: float) -> bool:
-    """Whether the global random state stays as it is for ``seconds``."""
+def quiet(before: set, *proxies: TcpProxy, timeout: float = 5) -> bool:
+    """Whether every thread started since ``before`` has ended but the ``proxies``' (polled
+    up to ``timeout``): then nothing is left to draw from the global ``random`` module,
+    and the state it had stays."""
     state = random.getstate()
-    time.sleep(seconds)
-    return random.getstate() == state
+    deadline = time.monotonic() + timeout
+    while True:
+        kept = {t for proxy in proxies for t in proxy.threads}
+        left = [t for t in threading.enumerate()
+                if t not in before and t not in kept and t.is_alive()]
+        if not left or time.monotonic() >= deadline:
+            return not left and random.getstate() == state
+        time.sleep(0.02)
 
 
-def test_closing_a_client_that_is_reconnecting_stops_its_thread(reconnecting):
+def test_closing_a_client_that_is_reconnecting_stops_its_thread(reconnecting, before):
     client, proxy = reconnecting
     proxy.refuse()
     proxy.cut()
@@ -57,10 +71,11 @@ def test_closing_a_client_that_is_reconnecting_stops_its_thread(reconnecting):
     client.close()
     assert not any(t.is_alive() for t in threads)
     assert not client_threads(client.sio) and not client.sio.connected
-    assert quiet(1.5), "nothing draws from the global random module any more"
+    assert quiet(before, proxy), "nothing draws from the global random module any more"
 
 
-def test_closing_a_client_as_its_connection_drops_leaves_no_reconnection(reconnecting):
+def test_closing_a_client_as_its_connection_drops_leaves_no_reconnection(reconnecting,
+                                                                       before):
     """The drop may not be seen yet when ``close`` starts: no reconnection may follow."""
     client, proxy = reconnecting
     proxy.refuse()
@@ -68,13 +83,13 @@ def test_closing_a_client_as_its_connection_drops_leaves_no_reconnection(reconne
     cutter.start()
     client.close()
     cutter.join()
-    time.sleep(0.5)                 # when a reconnection would have started
+    # close() watched for a reconnection starting late (server.stop_client): none is left.
     assert client.sio._reconnect_task is None or not client.sio._reconnect_task.is_alive()
     assert not client_threads(client.sio) and not client.sio.connected
-    assert quiet(1.5)
+    assert quiet(before, proxy)
 
 
-def test_a_client_does_not_reconnect_unless_asked(server, gm_auth):
+def test_a_client_does_not_reconnect_unless_asked(server, gm_auth, before):
     auth, cookie = gm_auth
     with TcpProxy(server.port) as proxy:
         client = LiveClient(proxy.url, auth, cookies=cookie).connect()
@@ -85,6 +100,6 @@ def test_a_client_does_not_reconnect_unless_asked(server, gm_auth):
                 time.sleep(0.02)
             assert not client_threads(client.sio) and not client.sio.connected
             assert client.sio._reconnect_task is None
-            assert quiet(1.5)
+            assert quiet(before, proxy)
         finally:
             client.close()

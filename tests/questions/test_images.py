@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import base64
 import io
-import itertools
 import struct
 import zlib
 
 import pytest
 
-from facilitator import create_app
 from facilitator.extensions import database, store
 from facilitator.questions import parse_bank
 from facilitator.questions.images import MAX_IMAGE_BYTES
 
-ADDRESSES = (f"10.9.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 ORIGIN = {"Origin": "http://localhost"}
 
 
@@ -91,31 +88,18 @@ def test_svg_and_oversized_images_are_refused(data):
     assert any("switch.png" in note for note in report.notes)
 
 
-@pytest.fixture
-def client(tmp_path):
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/t.db", "TESTING": True,
-                      "GM_PASSWORD": "x", "ASYNC_MODE": "threading"})
-    store.forget()
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = next(ADDRESSES)
-    assert client.post("/console/login", data={"secret": "x"}).status_code == 302
-    yield client
-    store.forget()
-    database.engine.dispose()
-
-
-def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
+def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(gm):
     from facilitator.store.banks import find_bank
     from facilitator.store.models import GameRow
     body = quiz(question("q1", IMG, png_file()), question("q2", "Kant es alemán.")) 
-    response = client.post("/console/banks/import", headers=ORIGIN,
+    response = gm.post("/console/banks/import", headers=ORIGIN,
                            content_type="multipart/form-data",
                            data={"file": (io.BytesIO(body), "imagenes.xml"), "target": "new",
                                  "name": "Con imagen", "author": "Kant"})
     assert response.status_code == 200, response.get_data(as_text=True)
     bank_id = find_bank(database, "Con imagen")["id"]
     teams = [{"name": name, "members": 4} for name in ("A", "B", "C", "D")]
-    response = client.post("/console/games", json={"name": "P", "settings": {"teams": teams},
+    response = gm.post("/console/games", json={"name": "P", "settings": {"teams": teams},
                                                    "bank_id": bank_id})
     assert response.status_code == 200, response.get_json()
     game_id = response.get_json()["game_id"]
@@ -126,7 +110,7 @@ def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
     assert f'src="/g/{public_id}/img/' in html
     url = html.split('src="', 1)[1].split('"', 1)[0]
 
-    anonymous = client.application.test_client()       # a tablet: no GM login
+    anonymous = gm.application.test_client()       # a tablet: no GM login
     image = anonymous.get(url)
     assert image.status_code == 200 and image.data == tiny_png()
     assert image.headers["Content-Type"] == "image/png"
@@ -147,7 +131,7 @@ def test_a_game_made_from_the_bank_serves_the_image_to_its_pages(client):
     assert rich["html"] == html and "answer_html" not in rich
 
     # A bank whose images a game in progress shows is not deleted.
-    response = client.post(f"/console/banks/{bank_id}/delete", headers=ORIGIN)
+    response = gm.post(f"/console/banks/{bank_id}/delete", headers=ORIGIN)
     assert response.status_code == 409
 
 

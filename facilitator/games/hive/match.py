@@ -44,6 +44,10 @@ COLOUR_NAMES = ("white", "black")
 RESULTS = ("white", "black", "draw")
 MAX_TURN_LIMIT = 500
 MAX_REASON = 200
+#: A GameString's length at most, pasted or in a record: room for a game played to the
+#: longest turn limit, and short enough that replaying it (a request's work) stays brief.
+MAX_GAME_STRING = 10_000
+TOO_LONG = f"a GameString is a text of at most {MAX_GAME_STRING} characters"
 SETTINGS_BOUNDS = {
     "turn_limit": {"default": 0, "min": 0, "max": MAX_TURN_LIMIT,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
@@ -243,13 +247,16 @@ class HiveMatch:
         return events
 
     def _restore_result(self, result: dict) -> None:
-        # A record's result that no move caused (agreement, the teacher's end) comes
-        # back as an action of its own, so the teacher can still undo it.
-        event = _ended(result["result"], result["reason"], str(result.get("rule") or "H-G6"))
-        action = {"do": "end", "result": result["result"], "reason": result["reason"]}
-        self.state.apply(event)
-        self.log.append(action)
-        self._done.append((action, [event], self.seq))
+        # A record's result that no move caused comes back as the actions that make it,
+        # so that the teacher can still undo it and the store, playing the same actions
+        # again, ends the game with the same rule: a draw by agreement as an offer and its
+        # acceptance (H-G3), any other as the teacher's end with its reason (H-G6).
+        teacher = Role.gm()
+        if result["result"] == "draw" and result.get("rule") == "H-G3":
+            self.play({"do": "offer_draw"}, teacher)
+            self.play({"do": "accept_draw"}, teacher)
+            return
+        self.play({"do": "end", "result": result["result"], "reason": result["reason"]}, teacher)
 
     def _teacher_undo(self, action: dict, by: Role) -> list[dict]:
         _only_teacher(by, "undo")
@@ -575,15 +582,18 @@ class HiveMatch:
                 "settings": dict(self.settings)}
 
     def summary(self) -> dict:
-        """What ``facilitator replay`` prints: the game string, state, result and reason,
-        turn and moves."""
+        """What ``facilitator replay`` prints (and the results page shows): the game
+        string, state, result and reason, turn (as UHP writes it, and its number with the
+        side to move while the game is on), the moves and the players by colour."""
         board = self.state.board
         result = self.state.result
         return {"game": game_string(board), "state": board.state, "over": self.over,
                 "result": result["result"] if result else None,
                 "reason": result["reason"] if result else None,
                 "rule": result["rule"] if result else None,
-                "turn": turn_text(board), "plies": board.ply, "moves": board.texts,
+                "turn": turn_text(board), "turn_number": board.turn,
+                "to_move": None if self.over else COLOUR_NAMES[board.colour],
+                "plies": board.ply, "moves": board.texts,
                 "players": dict(self.players)}
 
 
@@ -640,6 +650,30 @@ class HiveKind:
             record["name"] = name
         return record
 
+    def record_of_text(self, text: object, players: dict | None = None,
+                       settings: dict | None = None) -> dict:
+        """The ``hive/1`` record of a bare GameString (H-N1.4), as MzingaViewer copies it or
+        a ``.txt`` file holds it, with the players and settings given. Only its game type is
+        read here (Refusal ``H-N1.4`` with Mzinga's sentence when it is none, ``format`` when
+        it is no short text); its moves are checked when the record is replayed.
+
+        >>> KIND.record_of_text("Base;InProgress;White[2];wS1;bS1 wS1-")["game"]
+        'Base;InProgress;White[2];wS1;bS1 wS1-'
+        """
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_GAME_STRING:
+            raise Refusal("format", TOO_LONG)
+        text = text.strip()
+        try:
+            split_game_string(text)
+        except ValueError as error:
+            raise Refusal("H-N1.4", str(error)) from None
+        record = {"format": FORMAT, "game": text}
+        if players is not None:
+            record["players"] = players
+        if settings is not None:
+            record["settings"] = settings
+        return record
+
     def replay(self, record: dict) -> HiveMatch:
         """The game a record describes: its GameString replayed move by move (a refused
         move names its 0-based index), then its result. A bare GameString pasted from
@@ -649,6 +683,8 @@ class HiveKind:
         text = record.get("game")
         if not isinstance(text, str):
             raise Refusal("format", 'a Hive record has its GameString in "game"')
+        if len(text) > MAX_GAME_STRING:
+            raise Refusal("format", TOO_LONG)
         match = self.new(record.get("settings") or {}, players=record.get("players"))
         try:
             expansions, moves = split_game_string(text)

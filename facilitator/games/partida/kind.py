@@ -62,6 +62,10 @@ class PartidaKind:
                               "max": s.MAX_EXCHANGE_COST},
             "points": {"default": dict(s.DEFAULT_POINTS), "min": -s.MAX_POINTS,
                        "max": s.MAX_POINTS, "step": 1 / s.POINTS_STEP},
+            # The default schedule of a game of n rounds is entry n - 1 of each list.
+            "round_modes": {"default": [s.default_round_modes(n)
+                                        for n in range(1, s.MAX_ROUNDS + 1)]},
+            "individual_rounds": {"default": [[n] for n in range(1, s.MAX_ROUNDS + 1)]},
         }
 
     def new(self, settings: dict, questions=(), **_content) -> PartidaMatch:

@@ -4,6 +4,9 @@
  * until answered (the server applies an id once). Knows no game and no page. */
 import { clock } from './timer.js';
 
+// The games' screens take fetchJSON from here; the console's plain pages from http.js.
+export { fetchJSON } from './http.js';
+
 /** A random id for an action (crypto.randomUUID where the browser has it). */
 export function uuid() {
   const c = globalThis.crypto;
@@ -17,6 +20,9 @@ export function uuid() {
   const x = Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
   return x.slice(0, 8) + '-' + x.slice(8, 12) + '-' + x.slice(12, 16) + '-' + x.slice(16, 20) + '-' + x.slice(20);
 }
+
+/** The entry `name` of a state's `legal` list (what may be done now, and by whom), or null. */
+export const legal = (state, name) => (state && state.legal && state.legal.find((e) => e.do === name)) || null;
 
 /** A connection: {connect, emit, act, seq, state, online, socket, onOnline, onError}.
  *  `opts.io`: the Socket.IO client (window.io), `opts.noAnswer`: the message of a send
@@ -63,7 +69,7 @@ export function connection(opts) {
     const socket = (o.io || globalThis.io)({ auth: auth, transports: ['websocket', 'polling'], tryAllTransports: true,
       reconnectionDelay: 800, reconnectionDelayMax: 5000 });
     C.socket = socket;
-    // Its state and socket where live.js's pages have theirs (window.Live): for the
+    // Its state and socket as window.Live: for the
     // browser tests and a look from the developer tools alike.
     if (typeof window !== 'undefined' && !window.Live) window.Live = C;
     socket.on('connect', () => {
@@ -101,18 +107,4 @@ export function connection(opts) {
   /** Send an action; queued while offline and sent again with the same id until acknowledged. */
   C.act = (action, id) => C.emit('act', { id: id || uuid(), action: action }, true);
   return C;
-}
-
-/** A route's JSON over HTTP: a Promise of the answer, never rejected (a network failure or
- *  a page that is not JSON answers {ok: false, error, message}). `body`: POSTed as JSON. */
-export function fetchJSON(url, body, noAnswer) {
-  const init = { credentials: 'same-origin', headers: { Accept: 'application/json' } };
-  if (body !== undefined) {
-    init.method = 'POST';
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  return fetch(url, init)
-    .then((r) => r.json().catch(() => ({ ok: false, error: 'HTTP ' + r.status, message: r.statusText })))
-    .catch(() => ({ ok: false, error: 'offline', message: noAnswer || '' }));
 }

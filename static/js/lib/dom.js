@@ -2,12 +2,21 @@
  * the screens share. lit-html keeps the elements of a template between updates and only
  * changes the parts that differ, so a typed text, the focus and the selection survive
  * every state. User text always goes in as text, never as HTML. Knows no game. */
-import { html, render, nothing } from '/vendor/lit-html.js';
+import { html, svg, render, nothing } from '/vendor/lit-html.js';
 
-export { html, render, nothing };
+export { html, svg, render, nothing };
 
 /** The element of id `id`. */
 export const $ = (id) => document.getElementById(id);
+
+const drawn = new WeakSet();
+/** Render `template` into `box`; the first time, what the server put there (a "loading"
+ *  line) goes: lit-html itself would keep it and add the template after it. */
+export function draw(box, template) {
+  if (!box) return;
+  if (!drawn.has(box)) { box.replaceChildren(); drawn.add(box); }
+  render(template, box);
+}
 
 /** What fields hold between renders, by name: `.value=${drafts.x ?? ''} @input=${keep('x')}`. */
 export const drafts = {};

@@ -1,6 +1,7 @@
 /* widgets.js: what every screen shows the same way: a team's badge, the message area
- * (a refusal, a toast, with "Deshacer" when it can be undone), a confirmation, the OFFLINE
- * banner. Drawn from a view's `teams` and the catalogs; knows no game.
+ * (a refusal, a toast, with "Deshacer" when it can be undone), a button that sends an
+ * action, a confirmation, the OFFLINE banner. Drawn from a view's `teams` and the
+ * catalogs; knows no game.
  *
  * Test ids: offline (the banner, in base.html), notice (the message area, in base.html). */
 import { html, render, nothing, $ } from './dom.js';
@@ -28,7 +29,8 @@ export function teamText(view, n) {
 /** The errors that are not a rule of a game (their answer names no rule book entry). */
 const NOT_RULES = new Set(['format', 'rate', 'busy', 'offline', 'server', 'auth', 'limit',
   'not_found', 'not_now', 'role', 'unauthorized']);
-const isRule = (rule) => !!rule && !NOT_RULES.has(rule) && has('rule.' + rule);
+/** Whether a refusal's `error` is an entry of a rule book (the catalog summarises it). */
+export const isRule = (rule) => !!rule && !NOT_RULES.has(rule) && has('rule.' + rule);
 /** A rule as a link to its entry in the rule book of the page's language; any other error plain. */
 export function ruleLink(rule, title, label) {
   if (!isRule(rule)) return html`<strong class="rule" title=${title || nothing}>${label || rule}</strong>`;
@@ -65,6 +67,30 @@ export function flash(what, kind) {
 export function toast(parts, ms, undo) {
   notice(undo ? [parts, ' ', html`<button type="button" class="undo-toast" data-testid="toast-undo" @click=${undo}>↶ ${t('act.undo')}</button>`] : parts,
     'info toast', ms || 5000);
+}
+
+/* ---- sending an action ------------------------------------------------ */
+/** The actions of a page on connection `conn`: {send, btn}. `send(action, label)` sends
+ *  an action once at a time (a double click is not sent twice), shows a refusal and, once
+ *  accepted, calls `done(action, label)`; a Promise of the ack (null for a second click).
+ *  `btn(testid, label, action, cls, title, said)`: a button that calls `action` (a
+ *  function) or sends it, its confirmation naming `said` (else the button's text). */
+export function sender(conn, done) {
+  const pending = new Set();
+  function send(action, label) {
+    const key = JSON.stringify(action);
+    if (pending.has(key)) return Promise.resolve(null);
+    pending.add(key);
+    return conn.act(action).then((ack) => {
+      pending.delete(key);
+      if (ack && ack.ok === false) flash(ack);
+      else if (done) done(action, label);
+      return ack;
+    });
+  }
+  const btn = (testid, label, action, cls, title, said) => html`<button type="button" data-testid=${testid} class=${cls || ''}
+    title=${title || nothing} @click=${(e) => (typeof action === 'function' ? action(e) : send(action, said || e.currentTarget.textContent))}>${label}</button>`;
+  return { send, btn };
 }
 
 /** Ask before something that cannot be taken back; true when confirmed. */

@@ -1,2 +1,4 @@
-/* Hive: the teacher's view of a class tournament. halls.js draws it (screen.js loads it), board.js the boards. */
-(function () { const el = document.createElement('script'); el.src = '/games/hive/screen.js'; document.head.appendChild(el); }());
+/* Hive: the teacher's view of a class tournament. halls.js draws it, board.js the boards. */
+import { start } from './halls.js';
+
+start();

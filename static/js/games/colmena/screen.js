@@ -1,0 +1,441 @@
+/* screen.js: the screens of one table of la colmena (an ES module composing lib/), drawn
+ * from the views the server sends. seat.js, table.js, gm.js and watcher.js load it; the
+ * page's data says which screen it is: a player's phone (`team`: its hand, the two drawn
+ * to keep one, play, discard or place with the legal cells lit), the table's shared
+ * tablet (`table`: the board, the discard pile, the deck, whose turn and step, the score
+ * so far and the result; it names who starts and applies the talking penalty), the
+ * teacher's console (`gm`: everything, acting for the active player, undo and redo, the
+ * penalty, the end at the bell) or the projector (`projector`: the public view).
+ *
+ * What a screen may send is its `legal` list's; where a card may go is its view's
+ * `playable`; a refusal is the server's, shown in one line with the rule's summary from
+ * the catalog (its id only in the tooltip). cards.js draws the cards and the board.
+ *
+ * Test ids: colmena-status, colmena-last-turn, colmena-explain, colmena-question,
+ * colmena-result, colmena-deck, colmena-discard-count, colmena-score, colmena-discard,
+ * colmena-players (colmena-player-N), colmena-hand (a phone's; colmena-hand-of-N on the
+ * console) with colmena-hand-CARD, colmena-keep-CARD, colmena-forced, colmena-end-turn,
+ * colmena-extra, colmena-communicate, colmena-ask, colmena-starter-N, colmena-penalty-N,
+ * colmena-confirm-yes, colmena-confirm-no, colmena-undo, colmena-redo, colmena-end-game,
+ * colmena-zoom-in, colmena-zoom-out, colmena-fit, colmena-breakdown (colmena-total,
+ * colmena-completed-points, colmena-bonus-points, colmena-open-points,
+ * colmena-wrong-points, colmena-hand-points, colmena-completed-list), colmena-hands-gm
+ * (colmena-gm-hand-N), colmena-codes (colmena-code-N, colmena-join-code-N,
+ * colmena-projector-link); cards.js's for the board.
+ */
+import { html, render, nothing } from '/static/js/lib/dom.js';
+import { W, readJSON } from '/static/js/lib/words.js';
+import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
+import { offlineBanner } from '/static/js/lib/widgets.js';
+import { board, card, cardName } from './cards.js';
+
+const { t, has, num, signed, plural } = W;
+const lang = W.lang;
+const page = readJSON('page', {});
+const role = page.role || 'team';
+const me = role === 'team' ? page.team : null;
+const box = document.getElementById('screen');
+//: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
+const ZOOMS = [110, 140, 170, 80];
+
+if (!document.querySelector('link[data-colmena]')) {
+  const css = document.createElement('link');
+  css.rel = 'stylesheet';
+  css.href = '/static/css/colmena.css';
+  css.setAttribute('data-colmena', '');
+  document.head.appendChild(css);
+}
+box.classList.add('colmena-screen', 'role-' + role);
+document.body.classList.add('colmena-page', 'colmena-' + role);
+
+const conn = connection({ noAnswer: t('live.no_answer') });
+offlineBanner(conn);
+
+let S = null;
+const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
+// For the tests and a look from the developer tools: the last state this screen drew.
+window.ColmenaScreen = { get state() { return S; } };
+
+const legal = (name) => legalOf(S, name);
+const playerName = (view, seat) => {
+  const p = view.players.find((q) => q.seat === seat);
+  return p ? p.name : String(seat);
+};
+const teamName = (view, icon) => {
+  const team = view.score.teams.find((tm) => tm.team === icon);
+  return team ? team.name[lang.startsWith('es') ? 'es' : 'en'] : icon;
+};
+
+/** The line of a rule that refused something: its summary in the catalog, or the
+ *  engine's own sentence; the rule's id and the engine's words stay in the tooltip. */
+function because(rule, message) {
+  const k = 'colmena.rule.' + rule;
+  return { text: has(k) ? t(k) : (message || rule), title: rule + (message ? ' — ' + message : '') };
+}
+
+function explain(line) {
+  ui.explain = line;
+}
+
+function send(action) {
+  if (ui.sending) return Promise.resolve(null);
+  ui.sending = true;
+  explain(null);
+  return conn.act(action).then((ack) => {
+    ui.sending = false;
+    if (ack && ack.ok === false) explain(because(ack.error, ack.message));
+    else { ui.selected = null; ui.confirm = null; }
+    draw();
+    return ack;
+  });
+}
+
+/* ---- whose turn and what is awaited --------------------------------------------- */
+
+function statusText(view) {
+  if (view.over) return t(view.ended_early ? 'colmena.status.ended_early' : 'colmena.status.over', { total: num(view.score.total) });
+  const a = view.awaiting;
+  const name = a.seat ? playerName(view, a.seat) : '';
+  const turn = num(view.turn);
+  if (a.step === 'first_task') {
+    if (!a.seat) return t('colmena.status.first_task_nobody');
+    if (role === 'team' && a.seat === me) return t('colmena.mine.first_task', { name });
+    return t('colmena.status.first_task', { name });
+  }
+  if (role === 'team' && a.seat === me) return t('colmena.mine.' + a.step, { name, turn });
+  return t('colmena.status.' + a.step, { name, turn });
+}
+
+function header(view, aside) {
+  const mine = role === 'team' && !view.over && view.awaiting.seat === me;
+  const facts = [
+    html`<span data-testid="colmena-deck">${t('colmena.deck', { n: num(view.deck) })}</span>`,
+    html`<span data-testid="colmena-discard-count">${t('colmena.discard_count', { n: num(view.discard.length) })}</span>`,
+    html`<span data-testid="colmena-score">${t(view.over ? 'colmena.score_final' : 'colmena.score_so_far', { n: num(view.score.total) })}</span>`,
+  ];
+  return html`
+    <p class=${'cc-status' + (mine ? ' mine' : '') + (view.over ? ' over' : '')} data-testid="colmena-status">${statusText(view)}</p>
+    ${view.last_turn ? html`<p class="cc-last" data-testid="colmena-last-turn">${t('colmena.last_turn')}</p>` : nothing}
+    <p class="cc-facts">${facts.map((f, i) => (i ? html` · ${f}` : f))}</p>
+    ${ui.explain ? html`<p class="cc-explain" role="alert" data-testid="colmena-explain" title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>` : nothing}
+    ${aside ? nothing : question(view)}`;
+}
+
+function question(view) {
+  if (!view.question || !view.question.text) return nothing;
+  return html`<p class="cc-question" data-testid="colmena-question">${t('colmena.asked', { name: playerName(view, view.question.seat), text: view.question.text[lang] || view.question.text.es })}</p>`;
+}
+
+function players(view) {
+  return html`<ul class="cc-players" data-testid="colmena-players" aria-label=${t('colmena.players')}>${view.players.map((p) => html`
+    <li class=${(view.awaiting.seat === p.seat && !view.over ? 'now' : '') + (p.seat === me ? ' me' : '')} data-testid=${'colmena-player-' + p.seat}>
+      <span class="cc-pname">${p.name}</span>${p.seat === me ? html` <span class="muted">${t('colmena.this_device')}</span>` : nothing}
+      <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span></li>`)}</ul>`;
+}
+
+/* ---- a hand, the two drawn, the forced card ------------------------------------- */
+
+/** The seat whose cards this screen plays: its own (a phone), the active one (the teacher). */
+function actingSeat(view) {
+  if (role === 'team') return me;
+  if (role === 'gm') return view.awaiting.seat;
+  return null;
+}
+
+function playableOf(view, seat) {
+  if (role === 'gm') return (view.playable && view.playable[String(seat)]) || [];
+  return view.playable || [];
+}
+
+function handOf(view, seat) {
+  if (role === 'gm') return (view.hands && view.hands[String(seat)]) || [];
+  return view.hand || [];
+}
+
+function cellsOf(view, seat, cardId) {
+  const found = playableOf(view, seat).find((p) => p.card === cardId);
+  return found ? found.cells : [];
+}
+
+function pick(view, seat, cardId) {
+  explain(null);
+  if (ui.selected && ui.selected.card === cardId && ui.selected.seat === seat) ui.selected = null;
+  else {
+    ui.selected = { seat: seat, card: cardId };
+    const stuck = (view.blocked || []).find((b) => b.card === cardId);
+    if (stuck && seat === view.awaiting.seat) explain(because(stuck.rule, stuck.message));
+  }
+  draw();
+  if (ui.selected) {
+    // The first lit cell comes to the middle of a phone's board; the page stays where it is.
+    const cells = cellsOf(view, seat, cardId);
+    const frame = document.querySelector('[data-testid=colmena-board-frame]');
+    const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
+    if (frame && b) {
+      const f = frame.getBoundingClientRect();
+      const r = b.getBoundingClientRect();
+      frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
+    }
+  }
+}
+
+function handList(view, seat, testid) {
+  const cards = handOf(view, seat);
+  if (!cards.length) return html`<p class="muted" data-testid=${testid}>${t('colmena.hand_empty')}</p>`;
+  const acting = seat === view.awaiting.seat || (view.awaiting.step === 'first_task' && (view.awaiting.players || []).includes(seat));
+  const selectable = !view.over && acting && (legal('play') || legal('communicate') || legal('first_task'));
+  return html`<ul class="cc-hand" data-testid=${testid}>${cards.map((c) => {
+    const on = ui.selected && ui.selected.card === c.id && ui.selected.seat === seat;
+    const can = cellsOf(view, seat, c.id).length > 0;
+    return html`<li>${selectable
+      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '')} aria-pressed=${on ? 'true' : 'false'}
+          data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : nothing}</button>`
+      : html`<div class="cc-hand-card" data-testid=${'colmena-hand-' + c.id}>${card(c, lang)}</div>`}</li>`;
+  })}</ul>`;
+}
+
+function choosing(view) {
+  const keep = legal('keep');
+  if (!keep || !view.choosing || !view.choosing.length) return nothing;
+  return html`<section class="cc-choose" aria-labelledby="cc-choose-h">
+    <h2 id="cc-choose-h">${t('colmena.choose_title')}</h2>
+    <ul class="cc-hand">${view.choosing.map((c) => html`<li><button type="button" class="cc-hand-card can" data-testid=${'colmena-keep-' + c.id}
+      @click=${() => send({ do: 'keep', card: c.id })}>${card(c, lang)}<span class="cc-can">${t('colmena.keep_this')}</span></button></li>`)}</ul></section>`;
+}
+
+function forced(view) {
+  if (!view.forced) return nothing;
+  return html`<section class="cc-forced" data-testid="colmena-forced" aria-labelledby="cc-forced-h">
+    <h2 id="cc-forced-h">${t('colmena.forced_title')}</h2><div class="cc-hand-card">${card(view.forced, lang)}</div></section>`;
+}
+
+/* ---- what this screen may send -------------------------------------------------- */
+
+function askChoices(view, entry) {
+  const ask = (entry.options && entry.options.ask) || {};
+  const out = [html`<option value="">${t('colmena.ask.none')}</option>`];
+  for (const icon of ask.team || []) out.push(html`<option value=${'team:' + icon}>${t('colmena.ask.team', { team: teamName(view, icon) })}</option>`);
+  for (const icon of ask.task || []) out.push(html`<option value=${'task:' + icon}>${t('colmena.ask.task', { team: teamName(view, icon) })}</option>`);
+  return out;
+}
+
+function turnControls(view) {
+  const seat = actingSeat(view);
+  if (view.over || !seat || seat !== view.awaiting.seat) return nothing;
+  const out = [];
+  const selected = ui.selected && ui.selected.seat === seat ? handOf(view, seat).find((c) => c.id === ui.selected.card) : null;
+  const forSeat = role === 'gm' ? { player: seat } : {};
+  const communicate = legal('communicate');
+  if (communicate && selected && (communicate.options.cards || []).includes(selected.id)) {
+    out.push(html`<div class="cc-communicate">
+      <label for="cc-ask">${t('colmena.ask.label')}</label>
+      <select id="cc-ask" data-testid="colmena-ask" .value=${ui.ask} @change=${(e) => { ui.ask = e.target.value; }}>${askChoices(view, communicate)}</select>
+      <button type="button" data-testid="colmena-communicate" @click=${() => {
+        const action = { do: 'communicate', card: selected.id, ...forSeat };
+        if (ui.ask) { const [kind, icon] = ui.ask.split(':'); action.ask = { [kind]: icon }; }
+        ui.ask = '';
+        send(action);
+      }}>${t('colmena.communicate', { card: cardName(selected, lang) })}</button></div>`);
+  }
+  if (legal('extra')) out.push(html`<button type="button" data-testid="colmena-extra" @click=${() => send({ do: 'extra', ...forSeat })}>${t('colmena.extra')}</button>`);
+  if (legal('end_turn')) {
+    const label = view.awaiting.step === 'action' ? t('colmena.end_turn_none') : t('colmena.end_turn');
+    out.push(html`<button type="button" class="primary" data-testid="colmena-end-turn" @click=${() => send({ do: 'end_turn', ...forSeat })}>${label}</button>`);
+  }
+  return out.length ? html`<div class="cc-actions row">${out}</div>` : nothing;
+}
+
+/** The table's and the teacher's controls: who starts, the talking penalty (asked first). */
+function tableControls(view) {
+  const out = [];
+  const first = legal('first_task');
+  if (first && (role === 'table' || role === 'gm')) {
+    out.push(html`<div class="cc-starter"><p>${t('colmena.starter_question')}</p><div class="row">${(first.options.players || []).map((seat) => html`
+      <button type="button" class=${first.options.starter === seat ? 'on' : ''} aria-pressed=${first.options.starter === seat ? 'true' : 'false'}
+        data-testid=${'colmena-starter-' + seat} @click=${() => send({ do: 'first_task', player: seat })}>${t('colmena.starter', { name: playerName(view, seat) })}</button>`)}</div></div>`);
+  }
+  const penalty = legal('penalty');
+  if (penalty) {
+    out.push(html`<div class="cc-penalty"><p class="muted">${t('colmena.penalty_hint')}</p><div class="row">${penalty.options.players.map((seat) => html`
+      <button type="button" class="bad" data-testid=${'colmena-penalty-' + seat} @click=${() => { ui.confirm = { do: 'penalty', player: seat }; draw(); }}>${t('colmena.penalty', { name: playerName(view, seat) })}</button>`)}</div></div>`);
+  }
+  if (role === 'gm') {
+    const tools = [];
+    if (legal('undo')) tools.push(html`<button type="button" data-testid="colmena-undo" @click=${() => send({ do: 'undo' })}>${t('colmena.gm.undo')}</button>`);
+    if (legal('redo')) tools.push(html`<button type="button" data-testid="colmena-redo" @click=${() => send({ do: 'redo' })}>${t('colmena.gm.redo')}</button>`);
+    if (legal('end_game')) tools.push(html`<button type="button" class="bad" data-testid="colmena-end-game" @click=${() => { ui.confirm = { do: 'end_game' }; draw(); }}>${t('colmena.gm.end_game')}</button>`);
+    if (tools.length) out.push(html`<div class="row cc-gm-tools">${tools}</div>`);
+  }
+  if (ui.confirm) {
+    const c = ui.confirm;
+    const question = c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
+    out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${question}</p><div class="row">
+      <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${() => send({ ...c })}>${t('colmena.confirm_yes')}</button>
+      <button type="button" data-testid="colmena-confirm-no" @click=${() => { ui.confirm = null; draw(); }}>${t('colmena.confirm_no')}</button></div></div>`);
+  }
+  return out.length ? html`<div class="cc-table-controls">${out}</div>` : nothing;
+}
+
+/* ---- the board ------------------------------------------------------------------ */
+
+function onCell(view, at) {
+  const a = view.awaiting;
+  if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }); return; }
+  const sel = ui.selected;
+  if (!sel) return;
+  if (a.step === 'first_task') {
+    send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) });
+    return;
+  }
+  send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) });
+}
+
+function boardPart(view) {
+  const seat = actingSeat(view);
+  const a = view.awaiting;
+  let lit = [];
+  let what = '';
+  let offer = false;
+  if (!view.over && seat) {
+    if (a.step === 'place' && a.seat === seat && legal('place')) {
+      lit = cellsOf(view, seat, view.forced && view.forced.id);
+      what = cardName(view.forced, lang);
+      offer = true;
+    } else if (ui.selected) {
+      const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
+      if (c) {
+        lit = cellsOf(view, ui.selected.seat, c.id);
+        what = cardName(c, lang);
+        offer = a.step !== 'first_task' && !!legal('play');
+      }
+    }
+  }
+  if (!view.over && !seat && ui.selected) {
+    // The teacher at the first task: a holder's task, its cell as the view lists it.
+    lit = cellsOf(view, ui.selected.seat, ui.selected.card);
+    const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
+    what = c ? cardName(c, lang) : '';
+  }
+  const zoomed = ui.zoom >= 0;
+  const zoom = zoomed ? html`<div class="cc-zoom row" role="group" aria-label=${t('colmena.zoom')}>
+      <button type="button" data-testid="colmena-zoom-out" aria-label=${t('colmena.zoom_out')} @click=${() => { ui.zoom = ui.zoom === 3 ? 3 : ui.zoom === 0 ? 3 : ui.zoom - 1; draw(); }}>−</button>
+      <button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = ui.zoom === 3 ? 0 : Math.min(2, ui.zoom + 1); draw(); }}>+</button>
+      <button type="button" data-testid="colmena-fit" @click=${() => { ui.zoom = -2; draw(); }}>${t('colmena.fit')}</button></div>`
+    : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
+  return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
+    t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
+    lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
+  })}</section>`;
+}
+
+function discardPart(view) {
+  const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+  return html`<section class="cc-discard" data-testid="colmena-discard" aria-labelledby="cc-discard-h">
+    <h2 id="cc-discard-h">${t('colmena.discard_title', { n: num(view.discard.length) })}</h2>
+    ${top ? html`<div class="cc-hand-card">${card(top, lang)}</div>` : html`<p class="muted">${t('colmena.discard_empty')}</p>`}</section>`;
+}
+
+/* ---- the score: so far, and the breakdown at the end ---------------------------- */
+
+function breakdown(view) {
+  const s = view.score;
+  const row = (label, value, testid) => html`<tr><th scope="row">${label}</th><td data-testid=${testid}>${signed(value)}</td></tr>`;
+  const bonuses = s.bonuses.map((b) => (typeof b === 'string' ? teamName(view, b) : teamName(view, b.team)));
+  const handCards = s.hands.reduce((n, h) => n + h.cards, 0);
+  return html`<section class="cc-breakdown" data-testid="colmena-breakdown" aria-labelledby="cc-score-h">
+    <h2 id="cc-score-h">${t(view.over ? 'colmena.score.final_title' : 'colmena.score.title')}</h2>
+    <table class="cc-score-table"><tbody>
+      ${row(t('colmena.score.completed', { n: num(s.completed.length) }), s.completed_points, 'colmena-completed-points')}
+      ${row(bonuses.length ? t('colmena.score.bonuses', { teams: bonuses.join(', ') }) : t('colmena.score.no_bonus'), s.bonus_points, 'colmena-bonus-points')}
+      ${row(t('colmena.score.open', { n: num(s.open.length) }), s.open_points, 'colmena-open-points')}
+      ${row(t('colmena.score.wrongly', { n: num(s.completed_wrongly) }), s.completed_wrongly_points, 'colmena-wrong-points')}
+      ${row(t('colmena.score.hands', { n: num(handCards) }), s.hand_points, 'colmena-hand-points')}
+      <tr class="total"><th scope="row">${t('colmena.score.total')}</th><td data-testid="colmena-total">${num(s.total)}</td></tr>
+    </tbody></table>
+    ${s.completed.length ? html`<details class="cc-completed" ?open=${view.over && role !== 'projector'}><summary>${t('colmena.score.completed_list', { n: num(s.completed.length) })}</summary>
+      <ul data-testid="colmena-completed-list">${s.completed.map((c) => html`<li>${cardName(c.card && c.card.name ? c.card : cardOnBoard(view, c.at), lang)}: ${t('colmena.score.task_points', { teams: num(c.teams), n: num(c.points) })}</li>`)}</ul></details>` : nothing}
+  </section>`;
+}
+
+function cardOnBoard(view, at) {
+  const b = view.board.find((x) => x.at[0] === at[0] && x.at[1] === at[1]);
+  return b ? b.card : null;
+}
+
+function result(view) {
+  if (!view.over || !view.result) return nothing;
+  const message = view.result.message[lang] || view.result.message.es;
+  return html`<p class=${'cc-result tier-' + view.result.tier} data-testid="colmena-result">${message}</p>`;
+}
+
+/* ---- the teacher's part: every hand ---------------------------------------------- */
+
+function gmHands(view) {
+  return html`<section class="cc-gm-hands" data-testid="colmena-hands-gm" aria-labelledby="cc-hands-h">
+    <h2 id="cc-hands-h">${t('colmena.gm.hands')}</h2>
+    ${view.players.map((p) => html`<div class="cc-gm-hand" data-testid=${'colmena-gm-hand-' + p.seat}>
+      <h3>${p.name} <span class="muted">${plural('colmena.hand_size', p.hand)}</span></h3>${handList(view, p.seat, 'colmena-hand-of-' + p.seat)}</div>`)}
+    <p class="muted" data-testid="colmena-deck-order">${t('colmena.gm.deck_next', { n: num(view.deck_order.length) })}</p>
+  </section>`;
+}
+
+/* The table's codes (its tablet's and each player's, with their QR codes) and its
+ * projector, fetched once for the teacher. */
+let codes = null;
+function codesPart(view) {
+  if (codes === null) {
+    codes = { loading: true };
+    fetchJSON('/api/games/' + page.game + '/codes', undefined, t('live.no_answer')).then((data) => {
+      codes = data && data.teams ? data : { failed: true };
+      draw();
+    });
+  }
+  if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
+  if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
+  const label = (n) => (n === 0 ? t('colmena.gm.table_code') : playerName(view, n));
+  return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
+    <h2 id="cc-codes-h">${t('colmena.gm.codes')}</h2>
+    <div class="cc-code-grid">${codes.teams.map((c) => html`<figure class="cc-code" data-testid=${'colmena-code-' + c.team}>
+      <img src=${'/qr/' + c.code + '.svg'} alt=${t('colmena.gm.qr_alt', { who: label(c.team) })} width="112" height="112" loading="lazy">
+      <figcaption><strong>${label(c.team)}</strong><br><code class="code" data-testid=${'colmena-join-code-' + c.team}>${c.code}</code></figcaption></figure>`)}</div>
+    <p><a href=${'/projector/' + codes.watch} target="_blank" rel="noopener" data-testid="colmena-projector-link">${t('colmena.gm.projector')}</a></p></section>`;
+}
+
+/* ---- the screens ---------------------------------------------------------------- */
+
+function draw() {
+  if (!S || !S.view || S.view.game !== 'colmena') return;
+  const view = S.view;
+  if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
+  if (ui.confirm && !legal(ui.confirm.do)) ui.confirm = null;
+  let parts;
+  if (role === 'team') {
+    parts = html`${header(view)}${result(view)}${choosing(view)}${forced(view)}${turnControls(view)}
+      <section class="cc-mine" aria-labelledby="cc-hand-h"><h2 id="cc-hand-h">${t('colmena.my_hand', { n: num(handOf(view, me).length) })}</h2>${handList(view, me, 'colmena-hand')}</section>
+      ${boardPart(view)}${players(view)}${discardPart(view)}${view.over ? breakdown(view) : nothing}`;
+  } else if (role === 'gm') {
+    parts = html`${header(view)}${result(view)}<div class="cc-gm">
+      <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
+      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${codesPart(view)}</div></div>`;
+  } else {
+    // The table's tablet and the projector: the board first, whole; then the rest.
+    // On the projector the result and the question go beside the board: it keeps the height.
+    const wall = role === 'projector';
+    parts = html`<div class="cc-public">
+      <div class="cc-top">${header(view, wall)}${wall ? nothing : result(view)}${role === 'table' ? tableControls(view) : nothing}</div>
+      ${boardPart(view)}
+      <div class="cc-side">${wall ? html`${result(view)}${breakdown(view)}${question(view)}` : nothing}${forced(view)}${players(view)}${discardPart(view)}${wall ? nothing : breakdown(view)}</div></div>`;
+  }
+  render(parts, box);
+}
+
+const auth = role === 'gm' ? { role: 'gm', game: page.game }
+  : role === 'projector' ? { role: 'projector', watch: page.watch }
+    : { role: role, token: page.token };
+conn.connect(auth, (state) => {
+  const before = S;
+  S = state;
+  // A refusal's line stays until the table changes.
+  if (ui.explain && before && state.seq !== before.seq) ui.explain = null;
+  draw();
+});

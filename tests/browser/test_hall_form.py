@@ -1,0 +1,67 @@
+"""The form that makes a hall (/console/halls/new, static/js/hall_new.js) in the browser.
+
+Each game brings its own settings, drawn from the bounds the server sends: a Hive
+tournament's numbers start at their defaults and its odd-count choice is worded by the
+catalog; la colmena's form has its solo seat instead, and going back to Hive draws Hive's
+fields again at their defaults. A number the form cannot read («2,5» rounds) is said
+under the form, naming the setting, and nothing is sent; read, the tournament is made
+with what the form held, and the browser lands on the hall's page.
+"""
+from __future__ import annotations
+
+import re
+
+try:
+    from playwright.sync_api import expect
+except ImportError:         # the browser fixture skips, or fails under CI, and says why
+    expect = None
+
+from .layout import axe
+
+PLAYERS = ["Ana", "Bruno", "Carla", "Diego", "Elena", "Facundo", "Gabriela"]
+
+
+def test_a_games_own_settings_are_read_in_the_pages_language_before_the_hall_is_made(room, server):
+    gm = room.gm
+    gm.goto(server.url + "/console/halls/new?lang=es")
+    form = gm.get_by_test_id("hall-form")
+    gm.get_by_test_id("hall-kind-hive").check()
+    expect(gm.get_by_test_id("hall-setting-round_robin_max")).to_have_value("6")
+    expect(gm.get_by_test_id("hall-setting-swiss_rounds")).to_have_value("5")
+    odd = gm.get_by_test_id("hall-setting-odd")
+    expect(odd).to_have_value("bye")
+    expect(odd.locator("option[value=bot]")).to_have_text("uno juega contra la computadora")
+    expect(form.locator("label[for=hall-setting-swiss_rounds]")).to_have_text("Rondas del sistema suizo")
+    expect(gm.get_by_test_id("hall-setting-solo")).to_have_count(0)
+
+    # Another game: its own fields only; back to Hive: Hive's at their defaults again.
+    gm.get_by_test_id("hall-setting-swiss_rounds").fill("3")
+    gm.get_by_test_id("hall-kind-colmena").check()
+    expect(gm.get_by_test_id("hall-setting-solo")).not_to_be_checked()
+    expect(gm.get_by_test_id("hall-setting-swiss_rounds")).to_have_count(0)
+    gm.get_by_test_id("hall-kind-hive").check()
+    expect(gm.get_by_test_id("hall-setting-swiss_rounds")).to_have_value("5")
+    assert axe(gm) == []
+
+    # A number it cannot read is said, with the setting's name, and nothing is sent.
+    gm.get_by_test_id("hall-name-input").fill("Torneo del viernes")
+    gm.get_by_test_id("hall-players").fill("\n".join(PLAYERS))
+    gm.get_by_test_id("hall-setting-swiss_rounds").fill("2,5")
+    gm.get_by_test_id("hall-create").click()
+    error = gm.get_by_test_id("hall-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("Rondas del sistema suizo")
+    expect(error).to_contain_text("entero")
+    assert re.search(r"/console/halls/new", gm.url)
+
+    gm.get_by_test_id("hall-setting-swiss_rounds").fill("3")
+    gm.get_by_test_id("hall-setting-round_robin_max").fill("4")
+    odd.select_option("bot")
+    gm.get_by_test_id("hall-create").click()
+    gm.wait_for_url(re.compile(r"/console/halls/\d+$"))
+    hall_id = int(gm.url.rsplit("/", 1)[1])
+    hall = gm.context.request.get(f"{server.url}/console/halls/{hall_id}.json").json()["hall"]
+    assert hall["name"] == "Torneo del viernes" and hall["kind"] == "hive"
+    assert {k: hall["settings"][k] for k in ("swiss_rounds", "round_robin_max", "odd")} == {
+        "swiss_rounds": 3, "round_robin_max": 4, "odd": "bot"}
+    assert [p if isinstance(p, str) else p.get("name") for p in hall["players"]] == PLAYERS
