@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import click
 
@@ -44,7 +45,7 @@ def listen(host: str, port: int, backlog: int = LISTEN_BACKLOG) -> socket.socket
     return listener
 
 
-def serve(host: str, port: int, clock=None, prepare=None) -> None:
+def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
     """Serve the app on ``host``:``port`` until interrupted.
 
     ``clock``: what the app reads as now (``create_app``); ``prepare(app)``: called once
