@@ -5,14 +5,19 @@
 """
 from __future__ import annotations
 
+import time
+
 
 #: Socket.IO's async mode is always set, never detected: gevent for the server
 #: (``facilitator serve``), threading only for in-process use without a server.
 ASYNC_MODES = ("gevent", "threading")
 
 
-def create_app(test_config: dict | None = None):
-    """Build the Flask app; ``test_config`` overrides the configuration (tests)."""
+def create_app(test_config: dict | None = None, clock=time.time):
+    """Build the Flask app; ``test_config`` overrides the configuration (tests).
+
+    ``clock`` (seconds since the epoch, like ``time.time``) is what the games' clocks,
+    their deadlines and the end of a game read as now."""
     # Flask is imported here, not at the top, so that ``facilitator serve`` can
     # let gevent patch the standard library before Flask is first imported.
     from flask import Flask
@@ -50,6 +55,7 @@ def create_app(test_config: dict | None = None):
                          "or 'threading' (in-process tools and tests); eventlet is deprecated")
     database.init_app(app)
     store.forget()
+    store.clock = clock
     ensure_sample_bank(database, app.config["SAMPLE_BANK"])
     if not getattr(socketio, "_facilitator_handlers", False):
         # Before init_app: Flask-SocketIO keeps handlers registered while it has no server
@@ -70,7 +76,8 @@ def create_app(test_config: dict | None = None):
     match_socketio_path(app)        # the default path, the one static/js/lib/connection.js uses
     app.session_interface = ConnectionSessions()     # a connection's cookie read once
     live = app.extensions["facilitator_live"] = LiveGames(store, socketio,
-                                                          shared_presence(app, presence))
+                                                          shared_presence(app, presence),
+                                                          store.clock)
     guard = app.extensions["facilitator_flood"] = FloodGuard.from_config(app.config)
     apply_patches(app, socketio, live, guard, guard_scale(app.config))
 

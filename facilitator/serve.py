@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import click
 
@@ -44,8 +45,12 @@ def listen(host: str, port: int, backlog: int = LISTEN_BACKLOG) -> socket.socket
     return listener
 
 
-def serve(host: str, port: int) -> None:
-    """Serve the app on ``host``:``port`` until interrupted."""
+def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
+    """Serve the app on ``host``:``port`` until interrupted.
+
+    ``clock``: what the app reads as now (``create_app``); ``prepare(app)``: called once
+    the app is built and its background tasks run, before it serves (a launcher's own
+    additions, such as the live tests' control of their clock)."""
     listener = listen(host, port)
     from gevent import get_hub, pywsgi
 
@@ -62,7 +67,7 @@ def serve(host: str, port: int) -> None:
     if host in ("0.0.0.0", "::"):
         shown = lan_address() or "127.0.0.1"
     base = f"http://{shown}:{port}"
-    app = create_app({"PUBLIC_URL": base, "ASYNC_MODE": "gevent"})   # gevent's own server
+    app = create_app({"PUBLIC_URL": base, "ASYNC_MODE": "gevent"}, clock)   # gevent's own server
     new_console_secret(database, secret, hashing.get())
     live = app.extensions["facilitator_live"]
     socketio.start_background_task(watch, live, socketio)
@@ -92,6 +97,8 @@ def serve(host: str, port: int) -> None:
     if not subscribe_now(live.socketio, SUBSCRIBE_WAIT_SECONDS):
         click.echo("  Warning: the message queue does not answer yet; until it does, this "
                    "process's screens miss the changes made through the others", err=True)
+    if prepare is not None:
+        prepare(app)
     tune_garbage_collector()
     server = pywsgi.WSGIServer(listener, app, handler_class=_no_delay_handler(), log=None)
     try:

@@ -55,7 +55,6 @@ SLOW = (
     "test_migrations.py::test_serve_",
     "test_migrations.py::test_a_start_on_a_database_at_head_does_not_load_alembic",
     "live/test_reconnect.py::test_away_longer_than_the_session_timeout",
-    "live/test_devices.py::test_a_token_expires_a_grace_period",
     "games/hive/test_hive_bot.py",
 )
 

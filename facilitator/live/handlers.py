@@ -111,7 +111,7 @@ def _authenticate(auth: object) -> tuple[Audience, Callable | None]:
         # is the table's shared screen.
         audience = (Audience(TABLE, game_id, None, found.device) if found.team == 0
                     else Audience(TEAM, game_id, found.team, found.device))
-        return audience, lambda row: device_admitted(found, row, grace)
+        return audience, lambda row: device_admitted(found, row, grace, store.utcnow())
     if role == PROJECTOR:
         game_id = store.game_of_watch_code(auth.get("watch"))
         if game_id is None:

@@ -7,7 +7,6 @@ lock lets exactly one of them act.
 from __future__ import annotations
 
 import logging
-import time
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
@@ -26,14 +25,21 @@ def watch(live, socketio) -> None:
     store = live.store
     asked = 0.0
     while True:
-        now = time.time()
+        now = live.clock()
         known = store.earliest_deadline()
         if (known is not None and known <= now) or now - asked >= SAFETY_SECONDS:
             asked = now
             try:
-                for game_id in store.due_games(now):
-                    live.clock_due(game_id)
-                store.forget_deadlines_until(now)
+                act_on_due(live, now)
             except Exception:     # a database hiccup must not stop the clock for good
                 log.exception("timer watcher")
         socketio.sleep(POLL_SECONDS)
+
+
+def act_on_due(live, now: float) -> None:
+    """Let every game whose deadline is ``now`` or before act (its ``due`` action); several
+    callers at once act once, under the store's lock."""
+    store = live.store
+    for game_id in store.due_games(now):
+        live.clock_due(game_id)
+    store.forget_deadlines_until(now)

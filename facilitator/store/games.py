@@ -122,14 +122,14 @@ class Change:
             last = n == len(played.actions)
             self.appended.append({"game_id": self.row.id, "seq": first + n, "action": data,
                                   "client_id": client_id if last else None,
-                                  "sent_by": self.sent_by, "created_at": utcnow(),
+                                  "sent_by": self.sent_by, "created_at": self._store.utcnow(),
                                   "live_before": before})
             self.played.append(first + n)
         return played
 
     def play(self, action: dict, client_id: str | None = None) -> int:
         """``act`` for the GM, now: a record action as the console sends it; its seq."""
-        self.act(action, Role.gm(), time.time(), client_id)
+        self.act(action, Role.gm(), self._store.clock(), client_id)
         return self.match.seq
 
     def before_of(self, seq: int) -> dict | None:
@@ -155,8 +155,11 @@ class _Held:
 class GameStore:
     """Games in the database, with their matches held per process (see the module)."""
 
-    def __init__(self, database: Database):
+    def __init__(self, database: Database, clock=time.time):
         self.database = database
+        #: What the games' clocks and the end of a game read as now (``create_app`` sets
+        #: the app's).
+        self.clock = clock
         self._held: dict[int, _Held] = {}
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
         self._befores: dict[int, dict[int, dict | None]] = {}   # game → seq → screens before
@@ -175,6 +178,10 @@ class GameStore:
         self.deadlines.forget()
 
     # -- the clocks --------------------------------------------------------------------
+
+    def utcnow(self):
+        """Now by the store's clock, in UTC without a time zone (as stored)."""
+        return utcnow(self.clock)
 
     def earliest_deadline(self) -> float | None:
         """The first clock's deadline among the games this process saw, if any."""
@@ -794,7 +801,8 @@ def _row_values(change: Change) -> dict:
               **change.extras}
     if change.played:
         values.update(seq=match.seq, over=match.over, winner=match.winner(),
-                      ended_at=_ended_at(row, match), acted_at=time.time())
+                      ended_at=_ended_at(row, match, change._store.clock),
+                      acted_at=change._store.clock())
     return values
 
 
@@ -804,9 +812,9 @@ def _set(row: LiveRow, values: dict) -> None:
         setattr(row, name, value)
 
 
-def _ended_at(row: LiveRow, match):
+def _ended_at(row: LiveRow, match, clock):
     """When the game ended: kept once set, now when it has just ended, None again when
     an undo reopens it (device tokens expire a grace period after this)."""
     if not match.over:
         return None
-    return row.ended_at or utcnow()
+    return row.ended_at or utcnow(clock)

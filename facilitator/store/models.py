@@ -15,9 +15,12 @@ from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, Uniqu
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
-def utcnow() -> datetime:
-    """Now, in UTC (stored without a time zone)."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+def utcnow(clock=None) -> datetime:
+    """Now, in UTC (stored without a time zone); by ``clock`` (seconds since the epoch,
+    like ``time.time``) when given."""
+    if clock is None:
+        return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.fromtimestamp(clock(), timezone.utc).replace(tzinfo=None)
 
 
 def new_public_id() -> str:

@@ -47,11 +47,19 @@ def _with_token(response, token: str):
     return response
 
 
+def _token_audience(token: str | None):
+    """The team audience the device token ``token`` names now, or None (no token, or one
+    that no longer admits its device)."""
+    if not token:
+        return None
+    return read_device_token(current_app.config["SECRET_KEY"], token, store,
+                             current_app.config["DEVICE_GRACE_HOURS"], store.utcnow())
+
+
 def _device_team():
     """The team this device already belongs to (its token cookie), or None."""
     token = request.cookies.get(TOKEN_COOKIE)
-    audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
-                                 current_app.config["DEVICE_GRACE_HOURS"]) if token else None
+    audience = _token_audience(token)
     row = store.row(audience.game_id) if audience else None
     if row is None or not any(code.team == max(audience.team, 0) for code in row.join_codes):
         return None
@@ -136,8 +144,7 @@ def play():
     from ..store.games import BROKEN_ERRORS
     token = request.cookies.get(TOKEN_COOKIE)
     try:
-        audience = read_device_token(current_app.config["SECRET_KEY"], token, store,
-                                     current_app.config["DEVICE_GRACE_HOURS"]) if token else None
+        audience = _token_audience(token)
         why = store.broken(audience.game_id) if audience else None
         found = _device_team() if audience and why is None else None
     except BROKEN_ERRORS as error:       # the game's row is damaged past reading its token

@@ -82,6 +82,14 @@ def server(tmp_path_factory):
     srv.stop()
 
 
+@pytest.fixture(scope="module")
+def clocked_server(tmp_path_factory):
+    """One server process for the module whose clock the test moves (``advance``)."""
+    srv = Server(tmp_path_factory.mktemp("instance"), clocked=True).start()
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture
 def table(server):
     """A fresh game at a fresh table."""

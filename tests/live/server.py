@@ -30,8 +30,11 @@ class Server:
     """``facilitator serve`` in a subprocess, with its own instance folder and database."""
 
     def __init__(self, instance: Path, database_url: str | None = None, port: int | None = None,
-                 env: dict | None = None):
+                 env: dict | None = None, clocked: bool = False):
+        """``clocked``: run it with a clock the test moves (``advance``, clocked_serve.py)
+        instead of ``facilitator serve``."""
         self.instance = instance
+        self.clocked = clocked
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "FACILITATOR_INSTANCE": str(instance),
@@ -48,9 +51,15 @@ class Server:
             from services import migrated_sqlite
             shutil.copy(migrated_sqlite(), database)
         with open(self.instance / f"server-{self.port}.log", "ab") as log:
+            command = ([sys.executable, str(ROOT / "tests/live/clocked_serve.py"), str(self.port)]
+                       if self.clocked else
+                       [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(self.port)])
+            env = self.env
+            if self.clocked:            # a script's folder, not the repository, leads sys.path
+                env = {**env, "PYTHONPATH": os.pathsep.join(
+                    filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "facilitator.cli", "serve", "--port", str(self.port)],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -62,6 +71,14 @@ class Server:
             except requests.RequestException:     # refused, or too slow under load
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start: {self.log()}")
+
+    def advance(self, seconds: float) -> None:
+        """Move a clocked server's clock ``seconds`` ahead; returns once every deadline
+        passed by then has acted (its screens sent before the answer)."""
+        assert self.clocked, "only a Server(clocked=True) has a clock to move"
+        response = requests.post(self.url + "/_test/clock", json={"advance": seconds},
+                                 timeout=15)
+        assert response.status_code == 200 and response.json()["ok"], response.text[:300]
 
     def log(self) -> str:
         """What the server printed."""

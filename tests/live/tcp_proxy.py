@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import weakref
 
 LOOPBACK = "127.0.0.1"
@@ -95,6 +96,15 @@ class TcpProxy:
         with self._lock:
             self._deaf.update(id(pair) for pair in self._pairs)
             return len(self._pairs)
+
+    def wait_refused(self, count: int, timeout: float = 20) -> None:
+        """Wait until the proxy has closed ``count`` connections on arrival in all: a
+        client that tried to come back while the network was gone (what a test waits
+        for instead of staying offline a while)."""
+        deadline = time.monotonic() + timeout
+        while self.refused < count:
+            assert time.monotonic() < deadline, f"{self.refused} of {count} attempts refused"
+            time.sleep(0.02)
 
     @property
     def connections(self) -> int:

@@ -18,6 +18,8 @@ from facilitator.live.audience import decode_device_token, issue_device_token
 from server import Client, Server, socketio_client, stop_client
 from table import SETTINGS, tablet_session
 
+HOUR = 3600
+
 #: Each test's tablets leave from their own loopback addresses (the join limit counts per address).
 ADDRESSES = iter(range(40, 250))
 
@@ -136,23 +138,26 @@ def test_tokens_name_a_public_id_never_a_game_number(server, gm_http):
 
 
 def test_a_token_expires_a_grace_period_after_its_game_ended(tmp_path_factory):
-    """Grace of 0.0005 h (1.8 s) for this server: a finished game's device token works
-    for the results, then is refused; an undo that reopens the game revives it."""
-    srv = Server(tmp_path_factory.mktemp("grace"),
-                 env={"FACILITATOR_DEVICE_GRACE_HOURS": "0.0005"}).start()
+    """A grace of 12 h, on a server whose clock the test moves: a finished game's device
+    token works for the results, then is refused; an undo that reopens the game revives it."""
+    srv = Server(tmp_path_factory.mktemp("grace"), clocked=True,
+                 env={"FACILITATOR_DEVICE_GRACE_HOURS": "12"}).start()
     http = srv.gm_session()
     gm = tablet = None
     try:
         game_id = srv.create_game(http, SETTINGS, name="Gracia")
         device, token = join(srv, codes_of(srv, http, game_id)["teams"][1]["code"])
         gm = Client(srv, {"role": "gm", "game": game_id}, cookies=cookie_of(http)).connect()
-        time.sleep(2.5)                      # a game still being played: no expiry
+        srv.advance(13 * HOUR)               # a game still being played: no expiry
         assert refused(srv, {"role": "team", "token": token}) is None
+        assert team_page(srv, device) == 200
         assert gm.act({"do": "end_game"})["ok"]
         tablet = Client(srv, {"role": "team", "token": token}).connect()   # the results
         assert tablet.last["view"]["over"]
         tablet.close()
-        time.sleep(2.5)
+        srv.advance(11 * HOUR)               # within the grace: the results still show
+        assert refused(srv, {"role": "team", "token": token}) is None
+        srv.advance(2 * HOUR)
         assert "auth" in refused(srv, {"role": "team", "token": token})
         assert team_page(srv, device) == 302
         # The game reopened by an undo: no end, no expiry.

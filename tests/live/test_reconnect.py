@@ -1,8 +1,10 @@
 """A tablet whose Wi-Fi drops for a second, or for longer than the server keeps its session.
 
 The server runs with ``FACILITATOR_PING_INTERVAL=1 FACILITATOR_PING_TIMEOUT=2``:
-a silent device is forgotten after about 3 s, so being away ~5 s beyond that
-stands for the ten minutes of a lecture. The tablet is a real Socket.IO client
+a silent device is forgotten after about 3 s (the pings run in real time). Its
+clock is one the test moves: being away ten minutes of a lecture is the clock
+advanced ten minutes while the tablet's attempts to come back are refused. The
+tablet is a real Socket.IO client
 (reconnecting like the page's client) connected through a TCP proxy whose
 connections the test cuts.
 """
@@ -24,7 +26,7 @@ def act(do, **fields):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = start_server(Server(tmp_path_factory.mktemp("instance"), env=PING))
+    srv = start_server(Server(tmp_path_factory.mktemp("instance"), env=PING, clocked=True))
     yield srv
     srv.stop()
 
@@ -95,7 +97,7 @@ def test_a_second_offline_comes_back_to_its_team_with_its_answer_and_what_change
     assert game.proxy.cut() >= 1
     game.gm.wait_for(lambda s: "2" not in s["devices"])       # the server saw it leave
     seq = game.gm_act(act("spokesperson", team=1, name="Ana"))
-    time.sleep(1)
+    game.proxy.wait_refused(1)                  # it tried to come back, and could not
     game.proxy.accept()
     back = game.tablet_is_back(seq)
     assert game.tablet.sio.sid != first_sid, "a new connection"
@@ -110,7 +112,7 @@ def test_a_second_offline_comes_back_to_its_team_with_its_answer_and_what_change
     game.gm.wait_for(lambda s: s["view"]["turn"]["written"] == "Kant, Crítica de la razón pura")
 
 
-def test_away_longer_than_the_session_timeout_still_in_its_team(game):
+def test_away_longer_than_the_session_timeout_still_in_its_team(server, game):
     assert game.tablet.act(act("write", team=2, text="V"))["ok"]
     first_sid = game.tablet.sio.sid
     # Walks out of range: nothing is closed, nobody is told; only the pings notice.
@@ -122,8 +124,9 @@ def test_away_longer_than_the_session_timeout_still_in_its_team(game):
     assert expired_after >= SESSION_EXPIRY - 1.5, "the server forgot it because of the pings"
     seq = game.gm_act(act("adjust", team=2, points=1, reason="Buena participación"))
     seq = game.gm_act(act("spokesperson", team=1, name="Marta"))
-    time.sleep(5)                                                # ~5 s beyond the expiry
+    server.advance(10 * 60)                                      # the rest of the lecture
     game.proxy.cut()
+    game.proxy.wait_refused(1)                  # it knows it is offline: it tried again
     game.proxy.accept()
     back = game.tablet_is_back(seq)
     assert game.tablet.sio.sid != first_sid
@@ -138,13 +141,14 @@ def test_away_longer_than_the_session_timeout_still_in_its_team(game):
 
 def test_a_draft_that_arrives_after_the_time_ran_out_is_refused_and_the_answer_stays(
         server, http):
-    game = Game(server, http, seconds=2)
+    game = Game(server, http, seconds=60)
     try:
         assert game.tablet.act(act("write", team=2, text="F"))["ok"]
         assert game.gm.call("timer", {"op": "start"})["ok"]
         game.proxy.refuse()
         game.proxy.cut()
-        locked = game.gm.wait_for(lambda s: s["view"]["turn"]["locked"], timeout=10)
+        server.advance(60)                      # the time runs out while it is offline
+        locked = game.gm.wait_for(lambda s: s["view"]["turn"]["locked"])
         game.proxy.accept()
         back = game.tablet_is_back(locked["seq"])
         assert back["timer"]["state"] == "expired" and back["view"]["turn"]["locked"]

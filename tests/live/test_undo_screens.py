@@ -9,7 +9,8 @@ records the lock as its own ``time_up`` first.
 from __future__ import annotations
 
 import random
-import time
+
+import pytest
 
 from campaigns import KILL_SETTINGS, as_json, build_script, fetch_record
 from engine_play import concrete_actions, random_action
@@ -19,6 +20,12 @@ from table import Table
 
 CHALLENGE = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],
              "round_modes": [["simple"], ["risky"]], "deliberation_seconds": 60}
+
+
+@pytest.fixture(scope="module")
+def server(clocked_server):
+    """The module's server: its clock runs on when a test says so, not in real time."""
+    return clocked_server
 
 
 def act(do, **fields):
@@ -83,7 +90,7 @@ def test_undo_of_a_verdict_brings_the_clock_back_running_and_keeps_the_answer_lo
         seq = table.gm_act(act("question", id=table.gm.last["candidates"][0]["id"]))
         assert table.gm.call("timer", {"op": "start"})["ok"]
         assert table.teams[2].act(act("write", team=2, text="V"))["ok"]
-        time.sleep(1.2)
+        server.advance(1.2)
         left_at_verdict = 60 - 1.2
         seq = table.gm_act(act("verdict", result="full"))
         record = fetch_record(server, table.http, table.game_id)["actions"]
@@ -117,7 +124,7 @@ def test_undo_of_a_pause_state_and_of_a_time_up(server):
                      act("choose", author="Marx", type="quien"))
         table.gm_act(act("question", id=table.gm.last["candidates"][0]["id"]))
         assert table.gm.call("timer", {"op": "start"})["ok"]
-        time.sleep(0.5)
+        server.advance(0.5)
         assert table.gm.call("timer", {"op": "pause"})["ok"]
         paused = table.gm.wait_for(lambda s: s["timer"]["state"] == "paused")["timer"]
         seq = table.gm_act(act("spokesperson", team=1, name="Ana"))
