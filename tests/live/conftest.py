@@ -19,6 +19,10 @@ from server import CLIENTS, Server, client_threads, stop_client
 from table import Table
 from tcp_proxy import PROXIES
 
+#: A server launcher run as a script: importing it (--doctest-modules would) patches the
+#: standard library with gevent and stops the garbage collector in the test process.
+collect_ignore = ["clocked_serve.py"]
+
 #: How long a module's threads may take to end after its last teardown.
 GRACE_SECONDS = 5
 
