@@ -52,7 +52,12 @@ const conn = connection({ noAnswer: t('live.no_answer') });
 offlineBanner(conn);
 
 let S = null;
-const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
+const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false, turn: false };
+//: A board drawn whole gets the largest type (px) at which every card's words fit their
+//: cell, never below `least`; and no larger than `most`, nor than these shares of a cell.
+const TYPE = { least: 7, most: 32, ofWidth: 0.13, ofHeight: 0.24 };
+//: How much larger the type must come out for the projector to turn a board a quarter.
+const TURN_GAIN = 1.15;
 // For the tests and a look from the developer tools: the last state this screen drew.
 window.ColmenaScreen = { get state() { return S; } };
 
@@ -71,6 +76,24 @@ const teamName = (view, icon) => {
 function because(rule, message) {
   const k = 'colmena.rule.' + rule;
   return { text: has(k) ? t(k) : (message || rule), title: rule + (message ? ' — ' + message : '') };
+}
+
+const iconWord = (icon) => icon.name[lang.startsWith('es') ? 'es' : 'en'] || icon.key;
+const orList = (words) => (typeof Intl.ListFormat === 'function'
+  ? new Intl.ListFormat(lang, { type: 'disjunction' }).format(words) : words.join(', '));
+
+/** Why a hand card can go nowhere, written from the view's reason and icons. */
+function blockedText(stuck) {
+  return t('colmena.blocked.' + stuck.reason, {
+    icon: stuck.icon ? iconWord(stuck.icon) : '',
+    icons: orList((stuck.icons || []).map(iconWord)),
+  });
+}
+
+/** The refusal line of a card that can go nowhere: the reason in words, the rule in the tooltip. */
+function stuckLine(stuck) {
+  const k = 'colmena.rule.' + stuck.rule;
+  return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
 }
 
 function explain(line) {
@@ -163,7 +186,7 @@ function pick(view, seat, cardId) {
   else {
     ui.selected = { seat: seat, card: cardId };
     const stuck = (view.blocked || []).find((b) => b.card === cardId);
-    if (stuck && seat === view.awaiting.seat) explain(because(stuck.rule, stuck.message));
+    if (stuck && seat === view.awaiting.seat) explain(stuckLine(stuck));
   }
   draw();
   if (ui.selected) {
@@ -187,9 +210,11 @@ function handList(view, seat, testid) {
   return html`<ul class="cc-hand" data-testid=${testid}>${cards.map((c) => {
     const on = ui.selected && ui.selected.card === c.id && ui.selected.seat === seat;
     const can = cellsOf(view, seat, c.id).length > 0;
+    const stuck = seat === view.awaiting.seat ? (view.blocked || []).find((b) => b.card === c.id) : null;
+    const why = stuck ? html`<span class="cc-cannot" data-testid=${'colmena-blocked-' + c.id} title=${stuck.rule}>${t('colmena.cannot_play')}: ${blockedText(stuck)}</span>` : nothing;
     return html`<li>${selectable
-      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '')} aria-pressed=${on ? 'true' : 'false'}
-          data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : nothing}</button>`
+      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '') + (stuck ? ' stuck' : '')} aria-pressed=${on ? 'true' : 'false'}
+          data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : why}</button>`
       : html`<div class="cc-hand-card" data-testid=${'colmena-hand-' + c.id}>${card(c, lang)}</div>`}</li>`;
   })}</ul>`;
 }
@@ -324,6 +349,7 @@ function boardPart(view) {
     : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
   return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
     t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
+    turn: role === 'projector' && ui.turn,
     lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
   })}</section>`;
 }
@@ -404,7 +430,15 @@ function codesPart(view) {
 /* ---- the screens ---------------------------------------------------------------- */
 
 function draw() {
-  if (!S || !S.view || S.view.game !== 'colmena') return;
+  const parts = drawn();
+  if (!parts) return;
+  render(parts, box);
+  fitBoard();
+}
+
+/** The screen as a template, from the last state (null before a state of la colmena). */
+function drawn() {
+  if (!S || !S.view || S.view.game !== 'colmena') return null;
   const view = S.view;
   if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
   if (ui.confirm && !legal(ui.confirm.do)) ui.confirm = null;
@@ -417,17 +451,94 @@ function draw() {
     parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
       <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${codesPart(view)}</div></div>`;
-  } else {
-    // The table's tablet and the projector: the board first, whole; then the rest.
-    // On the projector the result and the question go beside the board: it keeps the height.
-    const wall = role === 'projector';
+  } else if (role === 'table') {
+    // The table's tablet: the board first, whole; then the rest.
     parts = html`<div class="cc-public">
-      <div class="cc-top">${header(view, wall)}${wall ? nothing : result(view)}${role === 'table' ? tableControls(view) : nothing}</div>
+      <div class="cc-top">${header(view)}${result(view)}${tableControls(view)}</div>
       ${boardPart(view)}
-      <div class="cc-side">${wall ? html`${result(view)}${breakdown(view)}${question(view)}` : nothing}${forced(view)}${players(view)}${discardPart(view)}${wall ? nothing : breakdown(view)}</div></div>`;
+      <div class="cc-side">${forced(view)}${players(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
+  } else {
+    // The projector: the board takes the whole height and all the width but a narrow strip
+    // beside it, where the step, the score and the result go.
+    parts = html`<div class="cc-public">
+      ${boardPart(view)}
+      <div class="cc-side">${header(view, true)}${result(view)}${ui.turn ? html`<p class="muted cc-turned" data-testid="colmena-board-turned">${t('colmena.board_turned')}</p>` : nothing}
+        ${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
   }
-  render(parts, box);
+  return parts;
 }
+
+/* ---- the type of a board drawn whole ------------------------------------------- */
+
+const TEXTS = '.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times';
+
+/** Whether some card's words do not fit its cell (or a word its line) at the grid's type. */
+function overflows(grid) {
+  for (const face of grid.querySelectorAll('.cc-card .cc-face')) {
+    if (face.scrollHeight > face.clientHeight + 0.5 || face.scrollWidth > face.clientWidth + 0.5) return true;
+    for (const el of face.querySelectorAll(TEXTS)) {
+      if (el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5) return true;
+    }
+  }
+  return false;
+}
+
+/** Sets the grid's type to the largest size at which every card fits; returns it (px). */
+function fitType(grid) {
+  const cell = grid.querySelector('.cc-cell');
+  if (!cell) return 0;
+  const r = cell.getBoundingClientRect();
+  let lo = TYPE.least;
+  let hi = Math.max(lo, Math.min(TYPE.most, r.width * TYPE.ofWidth, r.height * TYPE.ofHeight));
+  grid.style.fontSize = hi + 'px';
+  if (!overflows(grid)) return hi;
+  // Halving the range: a few layouts of the board, each read at once.
+  while (hi - lo > 0.25) {
+    const mid = (lo + hi) / 2;
+    grid.style.fontSize = mid + 'px';
+    if (overflows(grid)) hi = mid; else lo = mid;
+  }
+  grid.style.fontSize = lo + 'px';
+  return lo;
+}
+
+const gridOf = () => box.querySelector('.cc-frame.fit .cc-grid');
+
+/** The board drawn turned a quarter or not, its type fitted: the size it came to (px). */
+function drawnTurned(turn) {
+  ui.turn = turn;
+  render(drawn(), box);
+  return fitType(gridOf());
+}
+
+/** The whole board's type fitted; on the projector, the board turned a quarter when its
+ *  type comes out clearly larger that way (a tall board on a wide screen). */
+function fitBoard() {
+  const grid = gridOf();
+  if (!grid) return;
+  if (role !== 'projector' || S.view.board.length < 2) {
+    fitType(grid);
+    return;
+  }
+  const was = ui.turn;
+  const flat = was ? drawnTurned(false) : fitType(grid);
+  const turned = drawnTurned(true);
+  if (turned < flat * TURN_GAIN) drawnTurned(false);
+}
+
+/* A board drawn whole is fitted again when its frame changes size (a window resized). */
+const frameSize = () => {
+  const frame = box.querySelector('.cc-frame.fit');
+  return frame ? Math.round(frame.clientWidth) + 'x' + Math.round(frame.clientHeight) : '';
+};
+let lastFrame = '';
+new ResizeObserver(() => {
+  const now = frameSize();
+  if (now && now !== lastFrame) {
+    lastFrame = now;
+    fitBoard();
+  }
+}).observe(box);
 
 const auth = role === 'gm' ? { role: 'gm', game: page.game }
   : role === 'projector' ? { role: 'projector', watch: page.watch }
