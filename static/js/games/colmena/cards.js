@@ -53,8 +53,7 @@ export function card(data, lang, extra) {
 const key = (x, y) => x + '_' + y;
 
 /** The board: `opts` {lang, t, num, fit (the whole board in its frame), cell (px, when not
- *  fit), min (the smallest cell in px when fit), turn (drawn a quarter turn clockwise),
- *  lit (cells [[x, y]] of the card selected),
+ *  fit), min (the smallest cell in px when fit), lit (cells [[x, y]] of the card selected),
  *  offer (true: every empty cell of the grid is a button), onCell([x, y]), what (the
  *  selected card's name, for the cells' labels), completed (cells of completed tasks, with
  *  points), label (the board's name)}. */
@@ -71,12 +70,9 @@ export function board(view, opts) {
   const maxX = Math.max(...cells.map((c) => c[0])) + margin;
   const minY = Math.min(...cells.map((c) => c[1])) - margin;
   const maxY = Math.max(...cells.map((c) => c[1])) + margin;
-  // A quarter turn clockwise (`turn`): every neighbour stays a neighbour, on a screen
-  // whose shape is the board's turned.
-  const cols = o.turn ? maxY - minY + 1 : maxX - minX + 1;
-  const rows = o.turn ? maxX - minX + 1 : maxY - minY + 1;
-  const place = o.turn ? (x, y) => 'grid-column:' + (maxY - y + 1) + ';grid-row:' + (x - minX + 1)
-    : (x, y) => 'grid-column:' + (x - minX + 1) + ';grid-row:' + (y - minY + 1);
+  const cols = maxX - minX + 1;
+  const rows = maxY - minY + 1;
+  const place = (x, y) => 'grid-column:' + (x - minX + 1) + ';grid-row:' + (y - minY + 1);
   const done = new Map((o.completed || []).map((c) => [key(c.at[0], c.at[1]), c]));
   const items = view.board.map((b) => {
     const k = key(b.at[0], b.at[1]);
@@ -102,7 +98,7 @@ export function board(view, opts) {
   }
   const style = '--cols:' + cols + ';--rows:' + rows + (o.fit ? '' : ';--cell:' + (o.cell || 100) + 'px') + (o.min ? ';--min-cell:' + o.min + 'px' : '');
   // The frame scrolls on a phone: it takes the focus, so the keyboard scrolls it too.
-  return html`<div class=${'cc-frame' + (o.fit ? ' fit' : ' zoomed') + (o.turn ? ' turned' : '')} data-testid="colmena-board-frame" tabindex="0" role="region" aria-label=${t('colmena.board_title')}><ol class="cc-grid" style=${style} data-testid="colmena-board" aria-label=${o.label || o.plural('colmena.board', view.board.length)} @keydown=${arrows}>${items.length ? items : html`<li class="cc-empty">${t('colmena.board_empty')}</li>`}</ol></div>`;
+  return html`<div class=${'cc-frame' + (o.fit ? ' fit' : ' zoomed')} data-testid="colmena-board-frame" tabindex="0" role="region" aria-label=${t('colmena.board_title')}><ol class="cc-grid" style=${style} data-testid="colmena-board" aria-label=${o.label || o.plural('colmena.board', view.board.length)} @keydown=${arrows}>${items.length ? items : html`<li class="cc-empty">${t('colmena.board_empty')}</li>`}</ol></div>`;
 }
 
 /* Arrow keys move between the cells offered, to the nearest one on that side. */

@@ -52,12 +52,10 @@ const conn = connection({ noAnswer: t('live.no_answer') });
 offlineBanner(conn);
 
 let S = null;
-const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false, turn: false };
+const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
 //: A board drawn whole gets the largest type (px) at which every card's words fit their
-//: cell, never below `least`; and no larger than `most`, nor than these shares of a cell.
-const TYPE = { least: 7, most: 32, ofWidth: 0.13, ofHeight: 0.24 };
-//: How much larger the type must come out for the projector to turn a board a quarter.
-const TURN_GAIN = 1.15;
+//: cell, never below `least` nor above `most`.
+const TYPE = { least: 7, most: 30 };
 // For the tests and a look from the developer tools: the last state this screen drew.
 window.ColmenaScreen = { get state() { return S; } };
 
@@ -349,7 +347,6 @@ function boardPart(view) {
     : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
   return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
     t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
-    turn: role === 'projector' && ui.turn,
     lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
   })}</section>`;
 }
@@ -462,8 +459,7 @@ function drawn() {
     // beside it, where the step, the score and the result go.
     parts = html`<div class="cc-public">
       ${boardPart(view)}
-      <div class="cc-side">${header(view, true)}${result(view)}${ui.turn ? html`<p class="muted cc-turned" data-testid="colmena-board-turned">${t('colmena.board_turned')}</p>` : nothing}
-        ${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
+      <div class="cc-side">${header(view, true)}${result(view)}${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
   }
   return parts;
 }
@@ -472,8 +468,10 @@ function drawn() {
 
 const TEXTS = '.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times';
 
-/** Whether some card's words do not fit its cell (or a word its line) at the grid's type. */
+/** Whether some card's words do not fit its cell (or a word its line), or the rows their
+ *  frame, at the grid's type. */
 function overflows(grid) {
+  if (grid.scrollHeight > grid.clientHeight + 0.5 || grid.scrollWidth > grid.clientWidth + 0.5) return true;
   for (const face of grid.querySelectorAll('.cc-card .cc-face')) {
     if (face.scrollHeight > face.clientHeight + 0.5 || face.scrollWidth > face.clientWidth + 0.5) return true;
     for (const el of face.querySelectorAll(TEXTS)) {
@@ -485,11 +483,9 @@ function overflows(grid) {
 
 /** Sets the grid's type to the largest size at which every card fits; returns it (px). */
 function fitType(grid) {
-  const cell = grid.querySelector('.cc-cell');
-  if (!cell) return 0;
-  const r = cell.getBoundingClientRect();
+  if (!grid.querySelector('.cc-card')) return 0;
   let lo = TYPE.least;
-  let hi = Math.max(lo, Math.min(TYPE.most, r.width * TYPE.ofWidth, r.height * TYPE.ofHeight));
+  let hi = TYPE.most;
   grid.style.fontSize = hi + 'px';
   if (!overflows(grid)) return hi;
   // Halving the range: a few layouts of the board, each read at once.
@@ -504,26 +500,10 @@ function fitType(grid) {
 
 const gridOf = () => box.querySelector('.cc-frame.fit .cc-grid');
 
-/** The board drawn turned a quarter or not, its type fitted: the size it came to (px). */
-function drawnTurned(turn) {
-  ui.turn = turn;
-  render(drawn(), box);
-  return fitType(gridOf());
-}
-
-/** The whole board's type fitted; on the projector, the board turned a quarter when its
- *  type comes out clearly larger that way (a tall board on a wide screen). */
+/** The whole board's type fitted to its cells. */
 function fitBoard() {
   const grid = gridOf();
-  if (!grid) return;
-  if (role !== 'projector' || S.view.board.length < 2) {
-    fitType(grid);
-    return;
-  }
-  const was = ui.turn;
-  const flat = was ? drawnTurned(false) : fitType(grid);
-  const turned = drawnTurned(true);
-  if (turned < flat * TURN_GAIN) drawnTurned(false);
+  if (grid) fitType(grid);
 }
 
 /* A board drawn whole is fitted again when its frame changes size (a window resized). */
