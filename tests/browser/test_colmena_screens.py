@@ -4,9 +4,12 @@ two players with the shipped deck and a fixed seed, played by clicks on the two 
 (`playable`); the teacher's console (1366×768) and the projector (1280×720, 1920×1080)
 follow. The final breakdown on the tablet is checked against scoring.py on the final
 state, computed here from the table's record; a refused placement is explained in one
-line with its rule's summary; keyboard play; each screen measured (no sideways scroll,
-targets 44 px on phones, the whole board inside its frame on the tablet and the
-projector) and checked by axe-core; screenshots go to test-artifacts/colmena_screens-*.png.
+line with its rule's summary, a hand card that can go nowhere says why beside it (in the
+page's Spanish, its icons by name); keyboard play; each screen measured (no sideways
+scroll, targets 44 px on phones, the whole board inside its frame on the tablet and the
+projector, every card's words inside its cell and the type no smaller than a floor with
+the 42 cards of the end) and checked by axe-core; screenshots go to
+test-artifacts/colmena_screens-*.png.
 """
 from __future__ import annotations
 
@@ -229,6 +232,8 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             expect(beside).to_be_visible()
             expect(beside).to_have_text(f"{WORDS['colmena.cannot_play']}: {why}")
             assert stuck["rule"] == beside.get_attribute("title")
+            beside.scroll_into_view_if_needed()
+            screens.shot(phone, "phone-390x844-blocked", full_page=False)
             phone.get_by_test_id(f"colmena-hand-{stuck['card']}").click()
             explain = phone.get_by_test_id("colmena-explain")
             expect(explain).to_have_text(WORDS["colmena.refused"].format(why=why))

@@ -3,7 +3,8 @@
  * `card(data, lang)` is a card as the deck prints it: a task's name with the icons of the
  * teams that can help, each icon with its name written beside it; a team card's name, icon
  * (and its name) and ×N. `board(view, opts)` is the table: a grid of cells (x, y) whose
- * size comes from CSS (the whole board in its frame, or fixed cells to scroll on a phone),
+ * size comes from CSS (the whole board in its frame, its rows as tall as their words need
+ * and its type set by screen.js; or fixed cells to scroll on a phone),
  * with the cells a selected card may go to lit when the view lists them (`playable`). The
  * cells offered are every empty cell of the grid drawn; which are legal is the view's,
  * never this module's: a tap on an unlit one is sent and the server says why not.

@@ -9,12 +9,14 @@
  *
  * What a screen may send is its `legal` list's; where a card may go is its view's
  * `playable`; a refusal is the server's, shown in one line with the rule's summary from
- * the catalog (its id only in the tooltip). cards.js draws the cards and the board.
+ * the catalog (its id only in the tooltip); a hand card that can go nowhere says why
+ * beside it, from the view's `blocked` reason and icons. cards.js draws the cards and the
+ * board; a board drawn whole gets here the largest type at which every card's words fit.
  *
  * Test ids: colmena-status, colmena-last-turn, colmena-explain, colmena-question,
  * colmena-result, colmena-deck, colmena-discard-count, colmena-score, colmena-discard,
  * colmena-players (colmena-player-N), colmena-hand (a phone's; colmena-hand-of-N on the
- * console) with colmena-hand-CARD, colmena-keep-CARD, colmena-forced, colmena-end-turn,
+ * console) with colmena-hand-CARD (colmena-blocked-CARD: why it can go nowhere), colmena-keep-CARD, colmena-forced, colmena-end-turn,
  * colmena-extra, colmena-communicate, colmena-ask, colmena-starter-N, colmena-penalty-N,
  * colmena-confirm-yes, colmena-confirm-no, colmena-undo, colmena-redo, colmena-end-game,
  * colmena-zoom-in, colmena-zoom-out, colmena-fit, colmena-breakdown (colmena-total,
