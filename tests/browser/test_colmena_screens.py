@@ -4,9 +4,12 @@ two players with the shipped deck and a fixed seed, played by clicks on the two 
 (`playable`); the teacher's console (1366×768) and the projector (1280×720, 1920×1080)
 follow. The final breakdown on the tablet is checked against scoring.py on the final
 state, computed here from the table's record; a refused placement is explained in one
-line with its rule's summary; keyboard play; each screen measured (no sideways scroll,
-targets 44 px on phones, the whole board inside its frame on the tablet and the
-projector) and checked by axe-core; screenshots go to test-artifacts/colmena_screens-*.png.
+line with its rule's summary, a hand card that can go nowhere says why beside it (in the
+page's Spanish, its icons by name); keyboard play; each screen measured (no sideways
+scroll, targets 44 px on phones, the whole board inside its frame on the tablet and the
+projector, every card's words inside its cell and the type no smaller than a floor with
+the 42 cards of the end) and checked by axe-core; screenshots go to
+test-artifacts/colmena_screens-*.png.
 """
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ PROJECTORS = ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080})
 #: The hall's seed: the same table, the same deal, every run.
 SEED = 11
 WORDS = catalog("es-ES")
+#: The smallest type (px) of a card on the projector's board, by the projector's height,
+#: when the board holds 40 cards or more: read from the back row.
+PROJECTOR_TYPE = {720: 10, 1080: 14}
 
 
 @pytest.fixture
@@ -88,6 +94,28 @@ def board_fits(page) -> dict:
     }""")
 
 
+def card_texts(page) -> dict:
+    """Every card on the board whose words do not fit (a face, a name, an icon's name, a
+    count overflowing its box), and the smallest type of any of those words (px)."""
+    return page.evaluate("""() => {
+      const over = (el) => el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5;
+      const bad = [];
+      let least = Infinity;
+      for (const face of document.querySelectorAll('[data-testid=colmena-board] .cc-card .cc-face')) {
+        const card = face.closest('.cc-card').dataset.card;
+        if (over(face)) bad.push([card, 'face', face.scrollWidth, face.clientWidth, face.scrollHeight, face.clientHeight]);
+        const box = face.getBoundingClientRect();
+        for (const el of face.querySelectorAll('.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times')) {
+          const r = el.getBoundingClientRect();
+          if (over(el) || r.left < box.left - .5 || r.right > box.right + .5 || r.top < box.top - .5 || r.bottom > box.bottom + .5)
+            bad.push([card, el.className, el.textContent]);
+          least = Math.min(least, parseFloat(getComputedStyle(el).fontSize));
+        }
+      }
+      return { bad, least };
+    }""")
+
+
 def assert_whole_board(page, what: str, no_scroll: bool = False) -> dict:
     g = board_fits(page)
     left, top, right, bottom = g["frame"]
@@ -96,8 +124,21 @@ def assert_whole_board(page, what: str, no_scroll: bool = False) -> dict:
     assert g["sw"] <= g["w"], (what, "sideways scroll", g)
     if no_scroll:
         assert g["sh"] <= g["h"], (what, "the page scrolls", g)
-    print(what, "cards", g["cards"], "cell width", g["cell"], "name font", g["font"])
+    words = card_texts(page)
+    assert words["bad"] == [], (what, "words cut", words["bad"])
+    g["least"] = words["least"]
+    print(what, "cards", g["cards"], "cell width", g["cell"], "name font", g["font"],
+          "smallest type", words["least"])
     return g
+
+
+def blocked_sentence(stuck: dict) -> str:
+    """Why a hand card can go nowhere, as the Spanish (Spain) page writes it: the catalog's
+    sentence for the view's reason, with the icons' names (a list joined by «o»)."""
+    names = [icon["name"]["es"] for icon in stuck.get("icons", [])]
+    icons = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " o " + names[-1] if names else ""
+    icon = stuck["icon"]["name"]["es"] if "icon" in stuck else ""
+    return WORDS["colmena.blocked." + stuck["reason"]].format(icon=icon, icons=icons)
 
 
 def click_and_wait(page, testid: str, watch, seq: int) -> int:
@@ -182,13 +223,23 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             continue
         blocked = mine.get("blocked") or []
         if blocked and not seen["blocked"]:
-            # A card that can go nowhere says why in one line (the rule's summary).
-            phone.get_by_test_id(f"colmena-hand-{blocked[0]['card']}").click()
+            # A card that can go nowhere says why beside it, in the page's Spanish, with the
+            # icons by name; selected, the refusal line says it too; the rule's id in the
+            # tooltip only.
+            stuck = blocked[0]
+            why = blocked_sentence(stuck)
+            beside = phone.get_by_test_id(f"colmena-blocked-{stuck['card']}")
+            expect(beside).to_be_visible()
+            expect(beside).to_have_text(f"{WORDS['colmena.cannot_play']}: {why}")
+            assert stuck["rule"] == beside.get_attribute("title")
+            beside.scroll_into_view_if_needed()
+            screens.shot(phone, "phone-390x844-blocked", full_page=False)
+            phone.get_by_test_id(f"colmena-hand-{stuck['card']}").click()
             explain = phone.get_by_test_id("colmena-explain")
-            expect(explain).to_contain_text(WORDS["colmena.rule." + blocked[0]["rule"]])
-            assert blocked[0]["rule"] in explain.get_attribute("title")
-            assert blocked[0]["rule"] not in explain.inner_text()
-            phone.get_by_test_id(f"colmena-hand-{blocked[0]['card']}").click()    # unselected
+            expect(explain).to_have_text(WORDS["colmena.refused"].format(why=why))
+            assert explain.get_attribute("title").startswith(stuck["rule"] + " — ")
+            assert stuck["rule"] not in explain.inner_text()
+            phone.get_by_test_id(f"colmena-hand-{stuck['card']}").click()    # unselected
             seen["blocked"] = True
         # The other two actions once each: communicate (with a question), extra resources.
         if step == "action" and view["turn"] >= 4 and "communicate" in legal and not seen["communicate"]:
@@ -286,7 +337,7 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
 
     # The screens at the end: measured, checked by axe, photographed.
     g = assert_whole_board(table, "tablet 800x1280")
-    assert g["cards"] == len(final["board"]) and g["font"] >= 8, g
+    assert g["cards"] == len(final["board"]) and g["least"] >= 10, g
     screens.shot(table, "tablet-800x1280-over", full_page=False)
     screens.shot(table, "tablet-800x1280-over-full")
     assert axe(table) == [], "tablet at the end"
@@ -299,7 +350,8 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
         projector.set_viewport_size(size)
         projector.wait_for_timeout(200)
         g = assert_whole_board(projector, f"projector {size}", no_scroll=True)
-        assert g["cards"] == len(final["board"]), g
+        assert g["cards"] == len(final["board"]) >= 40, g
+        assert g["least"] >= PROJECTOR_TYPE[size["height"]], (size, g)
         screens.shot(projector, f"projector-{size['width']}x{size['height']}-over", full_page=False)
         assert axe(projector) == [], f"projector {size}"
     # The tablet reloaded in the other languages: the result in neutral Spanish (ustedes)

@@ -92,7 +92,11 @@ def _playable(state: State, entries: list[Legal], seat: int) -> dict[str, list]:
 
 
 def _blocked(state: State, deck: Deck, seat: int | None, playable: dict) -> list[dict]:
-    """The hand cards that can go nowhere now, with why (only while cards may be played)."""
+    """The hand cards that can go nowhere now, with why as words-neutral data (only while
+    cards may be played): the rule, a reason key the screens write in their language
+    (``task_no_team``: no free cell touches only team cards this task shows;
+    ``team_no_task``: no task showing this team's icon has a free side for it) and the
+    icons it names with their names: a task's ``icons``, a team card's ``icon``."""
     if state.over or seat is None or seat != state.seat or state.step not in (ACTION, MANAGE):
         return []
     found = []
@@ -101,13 +105,11 @@ def _blocked(state: State, deck: Deck, seat: int | None, playable: dict) -> list
             continue
         card = deck.card(card_id)
         if card.is_task:
-            why = ("no empty cell touches team cards that can all contribute to this task: "
-                   "a task goes beside at least one team card whose icon it shows, and none "
-                   "whose icon it does not")
+            found.append({"card": card_id, "rule": "C-T3", "reason": "task_no_team",
+                          "icons": [{"key": icon, "name": icon_name(icon)} for icon in card.icons]})
         else:
-            why = (f"no task on the table showing the {card.icon} has a free side where "
-                   "this card touches only tasks showing it")
-        found.append({"card": card_id, "rule": "C-T3", "message": why})
+            found.append({"card": card_id, "rule": "C-T3", "reason": "team_no_task",
+                          "icon": {"key": card.icon, "name": icon_name(card.icon)}})
     return found
 
 

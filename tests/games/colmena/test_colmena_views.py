@@ -51,6 +51,13 @@ def test_c_v1_each_card_it_may_play_with_its_legal_cells():
                                 {"card": "STU01", "cells": [[0, -1], [-1, 0], [1, 0], [0, 1]]}]
     assert [(b["card"], b["rule"]) for b in view["blocked"]] == [("MAN01", "C-T3"),
                                                                  ("T22", "C-T3")]
+    # Why, as data a screen writes in its language: no English sentence in the view.
+    manager, task = view["blocked"]
+    assert manager["reason"] == "team_no_task"
+    assert manager["icon"] == {"key": "briefcase", "name": {"es": "maletín", "en": "briefcase"}}
+    assert task["reason"] == "task_no_team"
+    assert [i["key"] for i in task["icons"]] == ["briefcase", "book", "brain"]
+    assert all("message" not in b for b in view["blocked"])
     assert match.view(BEA)["playable"] == [] and match.view(BEA)["blocked"] == []
     assert view["awaiting"] == {"step": "action", "seat": 1,
                                 "do": ["play", "end_turn", "communicate", "extra"]}

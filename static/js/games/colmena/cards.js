@@ -3,7 +3,8 @@
  * `card(data, lang)` is a card as the deck prints it: a task's name with the icons of the
  * teams that can help, each icon with its name written beside it; a team card's name, icon
  * (and its name) and ×N. `board(view, opts)` is the table: a grid of cells (x, y) whose
- * size comes from CSS (the whole board in its frame, or fixed cells to scroll on a phone),
+ * size comes from CSS (the whole board in its frame, its rows as tall as their words need
+ * and its type set by screen.js; or fixed cells to scroll on a phone),
  * with the cells a selected card may go to lit when the view lists them (`playable`). The
  * cells offered are every empty cell of the grid drawn; which are legal is the view's,
  * never this module's: a tap on an unlit one is sent and the server says why not.
@@ -39,11 +40,12 @@ export const iconLabel = (icon, lang) => html`<span class="cc-icon">${iconSvg(ic
 /** The name of a card in the page's language. */
 export const cardName = (data, lang) => (data ? data.name[cardLang(lang)] || data.name.en : '');
 
-/** A card's face: `extra` (a template) is added at its foot (a task's points, say). */
+/** A card's face: `extra` (a template) is added at its foot (a task's points, say), after a
+ *  task's icons, so that it wraps with them on a short cell. */
 export function card(data, lang, extra) {
   if (!data) return nothing;
   if (data.kind === 'task') {
-    return html`<span class=${'cc-face task'}><span class="cc-name" title=${cardName(data, lang)}>${cardName(data, lang)}</span><span class="cc-icons">${data.icons.map((i) => iconLabel(i, lang))}</span>${extra || nothing}</span>`;
+    return html`<span class=${'cc-face task'}><span class="cc-name" title=${cardName(data, lang)}>${cardName(data, lang)}</span><span class="cc-icons">${data.icons.map((i) => iconLabel(i, lang))}${extra || nothing}</span></span>`;
   }
   const icon = data.icons[0] || { key: '?', name: { es: '?', en: '?' } };
   return html`<span class=${'cc-face team team-' + icon.key}><span class="cc-team-icon">${iconSvg(icon.key)}</span><span class="cc-name" title=${cardName(data, lang)}>${cardName(data, lang)}</span><span class="cc-team-foot"><span class="cc-icon-name">${icon.name[cardLang(lang)] || icon.key}</span><span class="cc-times">${data.times}</span></span>${extra || nothing}</span>`;

@@ -9,12 +9,14 @@
  *
  * What a screen may send is its `legal` list's; where a card may go is its view's
  * `playable`; a refusal is the server's, shown in one line with the rule's summary from
- * the catalog (its id only in the tooltip). cards.js draws the cards and the board.
+ * the catalog (its id only in the tooltip); a hand card that can go nowhere says why
+ * beside it, from the view's `blocked` reason and icons. cards.js draws the cards and the
+ * board; a board drawn whole gets here the largest type at which every card's words fit.
  *
  * Test ids: colmena-status, colmena-last-turn, colmena-explain, colmena-question,
  * colmena-result, colmena-deck, colmena-discard-count, colmena-score, colmena-discard,
  * colmena-players (colmena-player-N), colmena-hand (a phone's; colmena-hand-of-N on the
- * console) with colmena-hand-CARD, colmena-keep-CARD, colmena-forced, colmena-end-turn,
+ * console) with colmena-hand-CARD (colmena-blocked-CARD: why it can go nowhere), colmena-keep-CARD, colmena-forced, colmena-end-turn,
  * colmena-extra, colmena-communicate, colmena-ask, colmena-starter-N, colmena-penalty-N,
  * colmena-confirm-yes, colmena-confirm-no, colmena-undo, colmena-redo, colmena-end-game,
  * colmena-zoom-in, colmena-zoom-out, colmena-fit, colmena-breakdown (colmena-total,
@@ -53,6 +55,9 @@ offlineBanner(conn);
 
 let S = null;
 const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
+//: A board drawn whole gets the largest type (px) at which every card's words fit their
+//: cell, never below `least` nor above `most`.
+const TYPE = { least: 7, most: 30 };
 // For the tests and a look from the developer tools: the last state this screen drew.
 window.ColmenaScreen = { get state() { return S; } };
 
@@ -71,6 +76,24 @@ const teamName = (view, icon) => {
 function because(rule, message) {
   const k = 'colmena.rule.' + rule;
   return { text: has(k) ? t(k) : (message || rule), title: rule + (message ? ' — ' + message : '') };
+}
+
+const iconWord = (icon) => icon.name[lang.startsWith('es') ? 'es' : 'en'] || icon.key;
+const orList = (words) => (typeof Intl.ListFormat === 'function'
+  ? new Intl.ListFormat(lang, { type: 'disjunction' }).format(words) : words.join(', '));
+
+/** Why a hand card can go nowhere, written from the view's reason and icons. */
+function blockedText(stuck) {
+  return t('colmena.blocked.' + stuck.reason, {
+    icon: stuck.icon ? iconWord(stuck.icon) : '',
+    icons: orList((stuck.icons || []).map(iconWord)),
+  });
+}
+
+/** The refusal line of a card that can go nowhere: the reason in words, the rule in the tooltip. */
+function stuckLine(stuck) {
+  const k = 'colmena.rule.' + stuck.rule;
+  return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
 }
 
 function explain(line) {
@@ -163,7 +186,7 @@ function pick(view, seat, cardId) {
   else {
     ui.selected = { seat: seat, card: cardId };
     const stuck = (view.blocked || []).find((b) => b.card === cardId);
-    if (stuck && seat === view.awaiting.seat) explain(because(stuck.rule, stuck.message));
+    if (stuck && seat === view.awaiting.seat) explain(stuckLine(stuck));
   }
   draw();
   if (ui.selected) {
@@ -187,9 +210,11 @@ function handList(view, seat, testid) {
   return html`<ul class="cc-hand" data-testid=${testid}>${cards.map((c) => {
     const on = ui.selected && ui.selected.card === c.id && ui.selected.seat === seat;
     const can = cellsOf(view, seat, c.id).length > 0;
+    const stuck = seat === view.awaiting.seat ? (view.blocked || []).find((b) => b.card === c.id) : null;
+    const why = stuck ? html`<span class="cc-cannot" data-testid=${'colmena-blocked-' + c.id} title=${stuck.rule}>${t('colmena.cannot_play')}: ${blockedText(stuck)}</span>` : nothing;
     return html`<li>${selectable
-      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '')} aria-pressed=${on ? 'true' : 'false'}
-          data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : nothing}</button>`
+      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '') + (stuck ? ' stuck' : '')} aria-pressed=${on ? 'true' : 'false'}
+          data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : why}</button>`
       : html`<div class="cc-hand-card" data-testid=${'colmena-hand-' + c.id}>${card(c, lang)}</div>`}</li>`;
   })}</ul>`;
 }
@@ -404,7 +429,15 @@ function codesPart(view) {
 /* ---- the screens ---------------------------------------------------------------- */
 
 function draw() {
-  if (!S || !S.view || S.view.game !== 'colmena') return;
+  const parts = drawn();
+  if (!parts) return;
+  render(parts, box);
+  fitBoard();
+}
+
+/** The screen as a template, from the last state (null before a state of la colmena). */
+function drawn() {
+  if (!S || !S.view || S.view.game !== 'colmena') return null;
   const view = S.view;
   if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
   if (ui.confirm && !legal(ui.confirm.do)) ui.confirm = null;
@@ -417,17 +450,77 @@ function draw() {
     parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
       <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${codesPart(view)}</div></div>`;
-  } else {
-    // The table's tablet and the projector: the board first, whole; then the rest.
-    // On the projector the result and the question go beside the board: it keeps the height.
-    const wall = role === 'projector';
+  } else if (role === 'table') {
+    // The table's tablet: the board first, whole; then the rest.
     parts = html`<div class="cc-public">
-      <div class="cc-top">${header(view, wall)}${wall ? nothing : result(view)}${role === 'table' ? tableControls(view) : nothing}</div>
+      <div class="cc-top">${header(view)}${result(view)}${tableControls(view)}</div>
       ${boardPart(view)}
-      <div class="cc-side">${wall ? html`${result(view)}${breakdown(view)}${question(view)}` : nothing}${forced(view)}${players(view)}${discardPart(view)}${wall ? nothing : breakdown(view)}</div></div>`;
+      <div class="cc-side">${forced(view)}${players(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
+  } else {
+    // The projector: the board takes the whole height and all the width but a narrow strip
+    // beside it, where the step, the score and the result go.
+    parts = html`<div class="cc-public">
+      ${boardPart(view)}
+      <div class="cc-side">${header(view, true)}${result(view)}${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
   }
-  render(parts, box);
+  return parts;
 }
+
+/* ---- the type of a board drawn whole ------------------------------------------- */
+
+const TEXTS = '.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times';
+
+/** Whether some card's words do not fit its cell (or a word its line), or the rows their
+ *  frame, at the grid's type. */
+function overflows(grid) {
+  if (grid.scrollHeight > grid.clientHeight + 0.5 || grid.scrollWidth > grid.clientWidth + 0.5) return true;
+  for (const face of grid.querySelectorAll('.cc-card .cc-face')) {
+    if (face.scrollHeight > face.clientHeight + 0.5 || face.scrollWidth > face.clientWidth + 0.5) return true;
+    for (const el of face.querySelectorAll(TEXTS)) {
+      if (el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5) return true;
+    }
+  }
+  return false;
+}
+
+/** Sets the grid's type to the largest size at which every card fits; returns it (px). */
+function fitType(grid) {
+  if (!grid.querySelector('.cc-card')) return 0;
+  let lo = TYPE.least;
+  let hi = TYPE.most;
+  grid.style.fontSize = hi + 'px';
+  if (!overflows(grid)) return hi;
+  // Halving the range: a few layouts of the board, each read at once.
+  while (hi - lo > 0.25) {
+    const mid = (lo + hi) / 2;
+    grid.style.fontSize = mid + 'px';
+    if (overflows(grid)) hi = mid; else lo = mid;
+  }
+  grid.style.fontSize = lo + 'px';
+  return lo;
+}
+
+const gridOf = () => box.querySelector('.cc-frame.fit .cc-grid');
+
+/** The whole board's type fitted to its cells. */
+function fitBoard() {
+  const grid = gridOf();
+  if (grid) fitType(grid);
+}
+
+/* A board drawn whole is fitted again when its frame changes size (a window resized). */
+const frameSize = () => {
+  const frame = box.querySelector('.cc-frame.fit');
+  return frame ? Math.round(frame.clientWidth) + 'x' + Math.round(frame.clientHeight) : '';
+};
+let lastFrame = '';
+new ResizeObserver(() => {
+  const now = frameSize();
+  if (now && now !== lastFrame) {
+    lastFrame = now;
+    fitBoard();
+  }
+}).observe(box);
 
 const auth = role === 'gm' ? { role: 'gm', game: page.game }
   : role === 'projector' ? { role: 'projector', watch: page.watch }
