@@ -36,8 +36,9 @@ ADDRESSES = (f"10.77.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 #: The slow tests, by the start of their id under tests/ (a folder, a file, a test): each
 #: drives Chromium, kills or restarts server processes or starts them to see them refuse,
 #: runs two processes over the message queue, installs the package, plays the bot, runs
-#: a fuzz, a flood from another process or a property search of many examples, or waits
-#: out a real expiry.
+#: a fuzz, a flood from another process, an exhaustive sweep or a property search of many
+#: examples, or waits out a real expiry. A live test's PostgreSQL run is slow too (its SQLite
+#: run stays in the everyday set; the full run plays both).
 SLOW = (
     "browser/",
     "live/test_crash.py", "live/test_live_timer_restart.py", "live/test_scaleout.py",
@@ -55,6 +56,7 @@ SLOW = (
     "test_migrations.py::test_serve_",
     "test_migrations.py::test_a_start_on_a_database_at_head_does_not_load_alembic",
     "live/test_reconnect.py::test_away_longer_than_the_session_timeout",
+    "live/test_access.py::test_every_action_by_every_role_for_every_team",
     "games/hive/test_hive_bot.py",
 )
 
@@ -68,13 +70,15 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark ``slow`` every test whose id under tests/ starts with an entry of ``SLOW``."""
+    """Mark ``slow`` every test whose id under tests/ starts with an entry of ``SLOW``, and
+    every live test's PostgreSQL run."""
     for item in items:
         path = Path(str(item.path)).resolve()
         if TESTS not in path.parents:
             continue
         test_id = path.relative_to(TESTS).as_posix() + item.nodeid[len(item.nodeid.split("::")[0]):]
-        if test_id.startswith(SLOW):
+        if test_id.startswith(SLOW) or (test_id.startswith("live/")
+                                        and test_id.endswith("[postgres]")):
             item.add_marker(pytest.mark.slow)
 
 
