@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import zipfile
 
 import pytest
@@ -72,6 +73,14 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     for task in first.score()["completed"]:
         assert first.deck.card(task["card"]).name_es in debrief[1]
     assert "Ninguna tarea completada" in debrief[2] or first.score()["completed"] == []
+    # The finished table's score line by line, as its tablet wrote it (C-X): the points of
+    # each line add up to its total.
+    scored = first.score()
+    lines = debrief[1].split('data-testid="hall-breakdown"')[1].split("</table>")[0]
+    assert f"Tareas completadas ({len(scored['completed'])})" in lines
+    assert f"Tareas sin completar ({len(scored['open'])})" in lines
+    points = [int(p.replace("\u2212", "-")) for p in re.findall(r'class="num">([^<]+)<', lines)]
+    assert len(points) == 5 and sum(points) == scored["total"], (points, scored["total"])
     tables = page.split('data-testid="hall-results-games"')[1].split("</table>")[0]
     assert "sigue en juego" in tables                                   # table 3 still on
     english = gm.get(f"/console/halls/{hall_id}/results?lang=en").get_data(as_text=True)

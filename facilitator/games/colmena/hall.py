@@ -201,8 +201,25 @@ class ColmenaHall:
             title = words["title"].format(place=game["place"], total=_signed(summary["total"]))
             parts.append({"key": game["key"], "title": title, "items": items,
                           "tasks": [task["card"] for task in summary["completed"]],
-                          "total": summary["total"], "tier": summary["tier"]})
+                          "total": summary["total"], "tier": summary["tier"],
+                          "breakdown": _breakdown(summary.get("breakdown"))})
         return parts
+
+
+def _breakdown(scored: dict | None) -> list[dict]:
+    """A finished table's score line by line (C-X), as the table's tablet writes it: each
+    line's catalog key, its count and its points (the page writes them in its words)."""
+    if not scored:
+        return []
+    lines = [("colmena.score.completed", len(scored["completed"]), scored["completed_points"]),
+             ("colmena.score.bonuses_n", len(scored["bonuses"]), scored["bonus_points"]),
+             ("colmena.score.open", len(scored["open"]), scored["open_points"]),
+             ("colmena.score.wrongly", scored["completed_wrongly"],
+              scored["completed_wrongly_points"]),
+             ("colmena.score.hands", sum(hand["cards"] for hand in scored["hands"]),
+              scored["hand_points"])]
+    return [{"key": key, "n": count, "points": f"+{points}" if points > 0 else _signed(points)}
+            for key, count, points in lines]
 
 
 #: The debrief's words (C-A9): ``es`` serves both Spanish pages (nothing is addressed).
