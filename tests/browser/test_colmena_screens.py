@@ -429,3 +429,13 @@ def test_the_teachers_console_plays_for_the_active_player_and_undoes(colmena_ser
     expect(gm.get_by_test_id("colmena-status")).to_have_text(re.compile(r"docente"))
     expect(phone.get_by_test_id("colmena-result")).to_be_visible()
     assert axe(phone) == [], "phone, ended by the teacher"
+    # A lost phone: the teacher's console lists each seat's devices; «Quitar», confirmed,
+    # frees the seat (its hand waits for the next phone to join with the table's code).
+    device = gm.locator('[data-testid^="colmena-device-1-"]')
+    expect(device).to_have_count(1)
+    device.get_by_role("button").click()
+    expect(gm.get_by_test_id("colmena-confirm-yes")).to_be_visible()
+    assert axe(gm) == [], "console, asking to remove a device"
+    gm.get_by_test_id("colmena-confirm-yes").click()
+    expect(device).to_have_count(0)
+    expect(gm.get_by_test_id("colmena-confirm-yes")).to_have_count(0)

@@ -153,7 +153,24 @@ function players(view) {
   return html`<ul class="cc-players" data-testid="colmena-players" aria-label=${t('colmena.players')}>${view.players.map((p) => html`
     <li class=${(view.awaiting.seat === p.seat && !view.over ? 'now' : '') + (p.seat === me ? ' me' : '')} data-testid=${'colmena-player-' + p.seat}>
       <span class="cc-pname">${p.name}</span>${p.seat === me ? html` <span class="muted">${t('colmena.this_device')}</span>` : nothing}
-      <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span></li>`)}</ul>`;
+      <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span>${role === 'gm' ? devices(p.seat) : nothing}</li>`)}</ul>`;
+}
+
+/** The teacher's list of a seat's devices, each with its "Quitar": a lost phone's seat is
+ * freed, and the next phone to join with the table's code takes its hand. */
+function devices(seat) {
+  const ids = (S.device_ids || {})[String(seat)] || [];
+  if (!ids.length) return nothing;
+  return html`<div class="small cc-devices">${ids.map((id) => html`<span class="cc-device" data-testid=${'colmena-device-' + seat + '-' + id}><code title=${id}>${id.slice(0, 6)}</code>
+    <button type="button" class="bad small" data-testid=${'colmena-device-remove-' + id} title=${t('colmena.gm.remove_device_hint')}
+      @click=${() => { ui.confirm = { device: id, player: seat }; draw(); }}>${t('colmena.gm.remove_device')}</button></span>`)}</div>`;
+}
+
+/** Remove a device (the console's own request, not a game action). */
+function removeDevice(id) {
+  ui.confirm = null;
+  fetchJSON('/console/' + page.game + '/devices/remove', { device: id }, t('live.no_answer'))
+    .then((ack) => { if (ack && ack.ok === false) explain(because(ack.error, ack.message)); draw(); });
 }
 
 /* ---- a hand, the two drawn, the forced card ------------------------------------- */
@@ -293,9 +310,10 @@ function tableControls(view) {
   }
   if (ui.confirm) {
     const c = ui.confirm;
-    const question = c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
+    const question = c.device ? t('colmena.gm.remove_device_confirm', { id: c.device.slice(0, 6), name: playerName(view, c.player) })
+      : c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
     out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${question}</p><div class="row">
-      <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${() => send({ ...c })}>${t('colmena.confirm_yes')}</button>
+      <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${() => (c.device ? removeDevice(c.device) : send({ ...c }))}>${t('colmena.confirm_yes')}</button>
       <button type="button" data-testid="colmena-confirm-no" @click=${() => { ui.confirm = null; draw(); }}>${t('colmena.confirm_no')}</button></div></div>`);
   }
   return out.length ? html`<div class="cc-table-controls">${out}</div>` : nothing;
@@ -440,7 +458,7 @@ function drawn() {
   if (!S || !S.view || S.view.game !== 'colmena') return null;
   const view = S.view;
   if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
-  if (ui.confirm && !legal(ui.confirm.do)) ui.confirm = null;
+  if (ui.confirm && ui.confirm.do && !legal(ui.confirm.do)) ui.confirm = null;
   let parts;
   if (role === 'team') {
     parts = html`${header(view)}${result(view)}${choosing(view)}${forced(view)}${turnControls(view)}
