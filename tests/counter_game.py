@@ -126,6 +126,7 @@ class CounterKind:
     record_format = FORMAT
     content_key = None
     events: dict = {}
+    seat_rule = "K1"
     #: The folder its screens' scripts are served from (``/games/counter/<file>``).
     screens_folder = Path(__file__).resolve().parent / "counter_screens"
     pages: dict = {}
@@ -184,6 +185,7 @@ class CounterHall:
         r = plan["rounds"]
         return [{"key": f"{r}.{n}", "place": n, "round": r, "name": f"Ronda {r}, mesa {n}",
                  "players": pair,
+                 "seats": {str(player): seat for seat, player in enumerate(pair, start=1)},
                  "settings": {"target": plan["target"],
                               "names": [plan["players"][i] for i in pair]}, "content": None}
                 for n, pair in enumerate(self._pairs(plan), start=1)]

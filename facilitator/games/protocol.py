@@ -258,6 +258,10 @@ class GameKind(Protocol):
     #: Client events the game's screens send besides ``act`` and ``sync`` (each is
     #: handed to ``LiveMatch.act`` as ``{"do": event, **payload}``), with their fields.
     events: dict
+    #: A game whose seats are personal (its match lists them: ``seats()``) names the
+    #: rule of who holds a seat (one device a seat, changed hands by the teacher; the
+    #: table's screen acts only for seats no device holds): refusals about seats cite it.
+    seat_rule: str
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
@@ -302,9 +306,11 @@ class HallRules(Protocol):
 
     def round_games(self, plan: dict) -> list[dict]:
         """The games of the plan's latest round, each ``{"key", "place", "round", "name",
-        "players": [index, ...] in seat order, "settings": the kind's settings for
-        ``KIND.new``, "content": what ``KIND.new`` takes besides}``. A seat no player takes
-        (the bot, a bye) is written in the game's settings, as the game reads it."""
+        "players": [index, ...] in seat order, "seats": {player index as text: its seat
+        number}, "settings": the kind's settings for ``KIND.new``, "content": what
+        ``KIND.new`` takes besides}``. A seat no player takes (the bot, a bye) is written
+        in the game's settings, as the game reads it; a player in no game of the round
+        (a bye) is in no game's ``seats``: the door tells that player so."""
 
     def next_round(self, plan: dict, summaries: dict[str, dict]) -> dict:
         """The plan with one more round, from the summaries of its games so far (``key``

@@ -102,6 +102,9 @@ def device_admitted(found: DeviceToken, game, grace_hours: float,
     for longer than ``grace_hours``."""
     if found.device in (game.removed_devices or ()):
         return False
+    # A table's screen: one the teacher admitted (its screen code), and only while it is.
+    if found.team == 0 and found.device not in (getattr(game, "screens", None) or ()):
+        return False
     # A personal seat (a hand of cards) another device holds: that device's, until the
     # GM removes it.
     held = (getattr(game, "claims", None) or {}).get(str(found.team))
@@ -112,3 +115,44 @@ def device_admitted(found: DeviceToken, game, grace_hours: float,
         if game.ended_at + timedelta(hours=grace_hours) < now:
             return False
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class HallToken:
+    """What a hall token says: the hall (its public id), the player this device picked
+    (-1: none yet), the device's id and when it was issued."""
+
+    public_id: str
+    player: int
+    device: str
+    issued: int
+
+
+def _hall_serializer(secret_key: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret_key, salt="facilitator-hall-device")
+
+
+def issue_hall_token(secret_key: str, public_id: str, player: int,
+                     device: str | None = None) -> str:
+    """A token that names one device at a hall's door: the player it picked (or -1)."""
+    return _hall_serializer(secret_key).dumps({
+        "h": public_id, "p": player, "d": device or new_device_id(), "i": int(time.time())})
+
+
+def decode_hall_token(secret_key: str, token: object) -> HallToken | None:
+    """What a hall token says, or None if it is forged or malformed."""
+    if not isinstance(token, str) or len(token) > 300:
+        return None
+    try:
+        data = _hall_serializer(secret_key).loads(token)
+    except BadSignature:
+        return None
+    if not isinstance(data, dict):
+        return None
+    public_id, player, device, issued = data.get("h"), data.get("p"), data.get("d"), data.get("i")
+    if (not isinstance(public_id, str) or not 0 < len(public_id) <= 64
+            or not isinstance(player, int) or isinstance(player, bool) or not -1 <= player < 10_000
+            or not isinstance(device, str) or not 0 < len(device) <= 64
+            or not isinstance(issued, int) or isinstance(issued, bool)):
+        return None
+    return HallToken(public_id, player, device, issued)

@@ -58,7 +58,7 @@ class Presence:
         one device. Walks every connection: for the rare delete and removal."""
         with self._lock:
             return [sid for sid, a in self._by_sid.items() if a.game_id == game_id
-                    and (device is None or (a.role == TEAM and a.device == device))]
+                    and (device is None or (a.device is not None and a.device == device))]
 
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept of a deleted game (its connections are being closed)."""

@@ -14,7 +14,7 @@ import time
 
 from socketio.pubsub_manager import PubSubManager
 
-from ..games import Refusal
+from ..games import Refusal, kind
 from ..games.protocol import SEAT, TABLE, WATCHER, Role
 from ..store import classes as stored_classes
 from ..store.games import Change, GameStore
@@ -24,6 +24,7 @@ from .audience import GM, PROJECTOR, TABLE as TABLE_SCREEN, TEAM, Audience
 from .halls import LiveHalls
 from .league import ClassScreens, league_time
 from .presence import Presence
+from .seats import LiveSeats, refuse_table_for_held, seating
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class LiveGames:
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
         self.halls = LiveHalls(Halls(store), socketio, self.act,   # a hall's own screens
                                self._loaded, lambda: self.sole_process)
+        self.seats = LiveSeats(self)                 # who holds each seat
 
     # -- operations ------------------------------------------------------------------
 
@@ -97,6 +99,9 @@ class LiveGames:
 
         def change(c: Change) -> None:
             opening = c.match.seq == 0                # the game's first action
+            if by.kind == TABLE:
+                refuse_table_for_held(c.match, action, c.row.claims,
+                                      getattr(kind(c.match.kind), "seat_rule", "seat"))
             c.act(action, by, now, client_id)
             if opening and c.played and has_class:
                 # The game has begun: a league shown before it goes away and the finale
@@ -324,6 +329,8 @@ class LiveGames:
             message = {**envelope, "role": audience.role, "team": audience.team, **body}
             if audience.role == GM:
                 message["devices"], message["device_ids"] = counts, ids
+                if hasattr(match, "seats"):         # personal seats: who holds each
+                    message["seating"] = seating(match, row)
                 if overlay is not None:
                     message["league_shown"] = overlay["shown"]
             elif audience.role in (PROJECTOR, TABLE_SCREEN):

@@ -35,7 +35,7 @@ GAME_UPDATE = GameRow.__table__.update().where(GameRow.__table__.c.id == bindpar
 ACTION_FIELDS = ("game_id", "seq", "action", "client_id", "sent_by", "created_at",
                  "live_before")
 JSON_FIELDS = frozenset({"action", "live_before", "live", "removed_devices", "settings",
-                         "claims"})
+                         "claims", "screens", "asks", "holders"})
 
 
 class Database:

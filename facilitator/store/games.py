@@ -43,7 +43,7 @@ from .names import GameNames
 from ..safe_text import UnsafeText, check_all, check_text
 
 #: What a device token's check needs of a game (``GameStore.find_public_id``).
-GameRef = namedtuple("GameRef", "id ended_at removed_devices claims")
+GameRef = namedtuple("GameRef", "id ended_at removed_devices claims screens asks")
 
 #: How many of a game's latest actions this process keeps the screens' state of: an
 #: undo puts back what the screens showed before the action it takes back, mostly a
@@ -54,8 +54,12 @@ KEPT_BEFORES = 64
 #: match, played on in vain, is loaded again, which the locked path need not do.
 CONTENDED_SECONDS = 30.0
 
+#: The join code's seat number of a table's screen code (shown only on the teacher's
+#: console): a device joining with it becomes one of the table's screens.
+SCREEN_CODE = -1
+
 #: Columns of the game row a change may set besides what its actions decide.
-ROW_EXTRAS = frozenset({"name", "removed_devices", "claims"})
+ROW_EXTRAS = frozenset({"name", "removed_devices", "claims", "screens", "asks"})
 
 
 @dataclass
@@ -226,9 +230,10 @@ class GameStore:
             if link is not None:
                 link(session, row)
             used: set[str] = set()
-            # A game with a table's shared screen has a code of its own (seat 0): its
-            # devices choose there a seat, or to be the table's screen.
-            for seat in range(0 if _has_table(match) else 1, _seats(match) + 1):
+            # A game with a table's shared screen has a code of its own (seat 0), where
+            # a device chooses its seat, and a screen code (SCREEN_CODE) that only the
+            # teacher's console shows, which makes a device the table's screen.
+            for seat in range(SCREEN_CODE if _has_table(match) else 1, _seats(match) + 1):
                 code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
                 used.add(code)
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
@@ -353,10 +358,12 @@ class GameStore:
             return None
         with self.database.read() as connection:
             found = connection.execute(select(GameRow.id, GameRow.ended_at,
-                                              GameRow.removed_devices, GameRow.claims)
+                                              GameRow.removed_devices, GameRow.claims,
+                                              GameRow.screens, GameRow.asks)
                                        .where(GameRow.public_id == public_id)).first()
             return GameRef(found.id, found.ended_at, list(found.removed_devices or []),
-                           dict(found.claims or {})) if found is not None else None
+                           dict(found.claims or {}), list(found.screens or []),
+                           dict(found.asks or {})) if found is not None else None
 
     def game_of_public_id(self, public_id: object) -> int | None:
         """The id of the game a device token names by its public id, or None (read once
@@ -403,41 +410,17 @@ class GameStore:
             kept = {seat: held for seat, held in claims.items() if held != device}
             if kept != claims:      # its seat is free for the device the GM moves it to
                 c.set(claims=kept)
+            screens = list(c.row.screens or [])
+            if device in screens:
+                c.set(screens=[d for d in screens if d != device])
+            asks = dict(c.row.asks or {})
+            if any(a.get("device") == device for a in asks.values()):
+                c.set(asks={s: a for s, a in asks.items() if a.get("device") != device})
         try:
             self.transact(game_id, "gm", removed)
         except Refusal:
             return False
         return True
-
-    def claim_seat(self, game_id: int, seat: int, device: str) -> str:
-        """Give seat ``seat`` of game ``game_id`` to ``device`` when no other device holds
-        it (a hand of cards is one person's). Answers ``"ok"`` (claimed now or already
-        this device's), ``"taken"`` (another device holds it: the GM frees it by removing
-        that device), ``"removed"`` (the GM removed this device) or ``"unknown"`` (no
-        such game or seat)."""
-        answer = []
-
-        def claim(c: Change) -> None:
-            if not 1 <= seat <= _seats(c.match):
-                answer.append("unknown")
-            elif device in (c.row.removed_devices or ()):
-                answer.append("removed")
-            else:
-                claims = dict(c.row.claims or {})
-                held = claims.get(str(seat))
-                if held is not None and held != device:
-                    answer.append("taken")
-                else:
-                    answer.append("ok")
-                    if held is None:
-                        c.set(claims={**claims, str(seat): device})
-            if not c.extras:
-                c.unchanged = True
-        try:
-            self.transact(game_id, "gm", claim)
-        except Refusal:
-            return "unknown"
-        return answer[0] if answer else "unknown"
 
     def rename(self, game_id: int, name: str) -> bool:
         """Give game ``game_id`` another name; False if there is no such game."""

@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from ..games import Refusal, kind
 from ..safe_text import UnsafeText, check_all, check_text
-from .codes import WATCH_CODE_LENGTH, new_code
+from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .games import GameStore
 from .models import GameRow, HallRow, JoinCodeRow
 
@@ -29,7 +29,8 @@ def _hall(row: HallRow) -> dict:
             "settings": dict(row.settings or {}), "players": list(row.players),
             "plan": row.plan, "shown": list(row.shown or []), "watch_code": row.watch_code,
             "version": row.version, "class_id": row.class_id,
-            "lineup": list(row.lineup) if row.lineup is not None else None}
+            "lineup": list(row.lineup) if row.lineup is not None else None,
+            "door_code": row.door_code, "holders": dict(row.holders or {})}
 
 
 def _read_hall(connection, hall_id: int) -> dict | None:
@@ -42,11 +43,19 @@ def _read_games(connection, hall_id: int) -> list[dict]:
     """The games of hall ``hall_id`` (as ``Halls.games_of`` gives them), in one query."""
     rows = connection.execute(
         select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims, GameRow.acted_at,
-               JoinCodeRow.code)
+               GameRow.asks, JoinCodeRow.code)
         .outerjoin(JoinCodeRow, (JoinCodeRow.game_id == GameRow.id) & (JoinCodeRow.team == 0))
         .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
     return [{"key": r.hall_key, "game_id": r.id, "name": r.name, "table_code": r.code,
-             "claims": dict(r.claims or {}), "acted_at": r.acted_at} for r in rows]
+             "claims": dict(r.claims or {}), "asks": dict(r.asks or {}),
+             "acted_at": r.acted_at} for r in rows]
+
+
+def _code_taken(session, code: str) -> bool:
+    """Whether ``code`` is already a hall's door code or a game's join code (a code typed
+    at the join page finds one thing)."""
+    return (session.get(JoinCodeRow, code) is not None
+            or session.scalar(select(HallRow.id).where(HallRow.door_code == code)) is not None)
 
 
 def _checked(value: object, where: str) -> None:
@@ -102,7 +111,8 @@ class Halls:
             row = HallRow(kind=kind_name, name=(name or "").strip()[:MAX_NAME] or kind_name,
                           settings=settings, players=players, plan=plan, shown=[],
                           watch_code=new_code(WATCH_CODE_LENGTH), version=0,
-                          class_id=class_id, lineup=lineup)
+                          class_id=class_id, lineup=lineup, holders={},
+                          door_code=fresh_code(lambda c: _code_taken(session, c)))
             session.add(row)
             session.flush()
             hall_id = row.id
@@ -113,11 +123,18 @@ class Halls:
             raise
         return hall_id
 
-    def _make_games(self, hall_id: int, kind_name: str, games: list[dict]) -> list[int]:
+    def _make_games(self, hall_id: int, kind_name: str, games: list[dict],
+                    holders: dict | None = None) -> list[int]:
         made = []
         for game in games:
-            def link(session, row, key=game["key"]):
+            # Each seat goes to the device that holds its player in the hall (the last
+            # round's phone is this round's): no other device takes it first.
+            claims = {str(seat): holders[player] for player, seat in
+                      (game.get("seats") or {}).items() if player in (holders or {})}
+
+            def link(session, row, key=game["key"], claims=claims):
                 row.hall_id, row.hall_key = hall_id, key
+                row.claims = claims
             made.append(self.store.create_game(kind_name, game.get("name") or game["key"],
                                                game.get("settings") or {}, game.get("content"),
                                                link=link))
@@ -127,6 +144,49 @@ class Halls:
         """Hall ``hall_id`` (its row as a dict), or None."""
         with self.database.read() as connection:
             return _read_hall(connection, hall_id)
+
+    def of_door_code(self, code: object) -> int | None:
+        """The hall whose door code (the lecture's code) is ``code``, typed in any case,
+        with or without its dash; or None."""
+        if not isinstance(code, str) or not 0 < len(code) <= 40:
+            return None
+        with self.database.read() as connection:
+            return connection.scalar(select(HallRow.id).where(
+                HallRow.door_code == normalise_code(code)))
+
+    def of_public_id(self, public_id: object) -> int | None:
+        """The hall a hall token names by its public id, or None."""
+        if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
+            return None
+        with self.database.read() as connection:
+            return connection.scalar(select(HallRow.id).where(HallRow.public_id == public_id))
+
+    def hold(self, hall_id: int, player: int, device: str, take: bool = False) -> str:
+        """Device ``device`` holds player ``player`` of the hall (its seats in every round
+        follow): ``ok`` (now or already), ``held`` (another device holds that player:
+        the seat's own request decides), ``elsewhere`` (this device holds another
+        player), ``unknown``. ``take``: the device now holds the player's seat (the
+        teacher moved it): the hall follows."""
+        for _ in range(3):
+            hall = self.hall(hall_id)
+            if hall is None or not 0 <= player < len(hall["players"]):
+                return "unknown"
+            holders = hall["holders"]
+            held = holders.get(str(player))
+            if held == device:
+                return "ok"
+            if any(d == device for p, d in holders.items() if p != str(player)):
+                if not take:
+                    return "elsewhere"
+                holders = {p: d for p, d in holders.items() if d != device}
+            if held is not None and not take:
+                return "held"
+            try:
+                self._write(hall, holders={**holders, str(player): device})
+                return "ok"
+            except Refusal:
+                continue            # the hall changed meanwhile: look again
+        return "held"
 
     def of_watch_code(self, code: object) -> int | None:
         """The hall whose projector code is ``code``, or None."""
@@ -236,7 +296,7 @@ class Halls:
         rules = self.rules(hall["kind"])
         plan = rules.next_round(hall["plan"], self.summaries(hall))
         self._write(hall, plan=plan)
-        return self._make_games(hall_id, hall["kind"], rules.round_games(plan))
+        return self._make_games(hall_id, hall["kind"], rules.round_games(plan), hall["holders"])
 
     def set_shown(self, hall_id: int, keys: list[str]) -> None:
         """The games the projector's live boards show (their keys); the hall rules

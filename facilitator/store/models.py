@@ -76,6 +76,11 @@ class GameRow(Base):
     #: cards): seat number (as text) -> device id. Another device is refused the seat
     #: until the GM moves it.
     claims: Mapped[dict | None] = mapped_column(JSON, default=dict)
+    #: The table's shared screens the teacher admitted (revision 0010): device ids.
+    screens: Mapped[list | None] = mapped_column(JSON, default=list)
+    #: A second device asking for a seat another device holds (revision 0010): seat
+    #: number (as text) -> ``{"device", "at", "name"}``, until the teacher answers.
+    asks: Mapped[dict | None] = mapped_column(JSON, default=dict)
     #: When the game's last action was accepted (epoch seconds): how long a table has
     #: been waiting.
     acted_at: Mapped[float | None] = mapped_column(default=None)
@@ -343,3 +348,9 @@ class HallRow(Base):
                                                  default=None, index=True)
     #: With a class: the student id of each player, in ``players``' order.
     lineup: Mapped[list | None] = mapped_column(JSON, default=None)
+    #: The lecture's one code (revision 0010): a student types or scans it, picks their
+    #: name and is sent to their seat, round after round.
+    door_code: Mapped[str | None] = mapped_column(String(16), default=None, unique=True, index=True)
+    #: The device holding each player of the hall (revision 0010): player index (as
+    #: text) -> device id; each new round's seats are given to the same devices.
+    holders: Mapped[dict | None] = mapped_column(JSON, default=dict)

@@ -10,13 +10,13 @@ from ..i18n import LANGUAGES, catalog, format_date, ordinal, pick_language, tran
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
-    from . import (api, api_v1, assets, banks, classes, compression, console, halls, images,
-                   projector, ratelimit, results, rulebook, team)
+    from . import (api, api_v1, assets, banks, classes, compression, console, door, halls,
+                   images, projector, ratelimit, results, rulebook, team)
     from .auth import from_another_site, uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
     ratelimit.init_app(app)
     for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook,
-                   images, classes, halls):
+                   images, classes, halls, door):
         app.register_blueprint(module.bp)
     app.register_blueprint(api_v1.tokens_bp)
 

@@ -291,12 +291,43 @@ def remove_device(game_id: int):
     return jsonify(ok=True, device=device)
 
 
+@bp.post("/<int:game_id>/seats/<int:seat>/answer")
+@gm_required
+def answer_seat(game_id: int, seat: int):
+    """The teacher answers a device's request for a seat another device holds (JSON
+    ``{"device": ID, "accept": true | false}``): accepted, the seat is that device's and
+    the one that held it is cut off now; refused, the asking device is told so."""
+    data = read_json()
+    device = data.get("device") if isinstance(data, dict) else None
+    accept = data.get("accept") if isinstance(data, dict) else None
+    if (not isinstance(device, str) or not 0 < len(device) <= 64 or not is_unicode(device)
+            or control_character(device) is not None or not isinstance(accept, bool)):
+        return jsonify(ok=False, error="format",
+                       message='send {"device": "<device id>", "accept": true or false}'), 400
+    try:
+        return jsonify(current_app.extensions["facilitator_live"].seats.answer(
+            game_id, seat, device, accept))
+    except Refusal as refusal:
+        return jsonify(ok=False, error=refusal.rule, message=refusal.message), \
+            404 if refusal.rule == "not_found" else 409
+
+
+@bp.post("/<int:game_id>/screen/code")
+@gm_required
+def renew_screen_code(game_id: int):
+    """A fresh screen code for the table (the old one leaked): every table screen it
+    admitted is cut off now."""
+    from ..store.games import SCREEN_CODE
+    return rotate_code(game_id, SCREEN_CODE)
+
+
 @bp.post("/<int:game_id>/teams/<int:team>/code")
 @gm_required
 def rotate_code(game_id: int, team: int):
     """Give a team a fresh join code: the old one stops working; devices that already
-    joined stay (remove them one by one)."""
-    code = store.rotate_code(game_id, team)
+    joined stay (remove them one by one), but a table's screen code renewed (team -1)
+    cuts off every screen it admitted."""
+    code = current_app.extensions["facilitator_live"].seats.renew_code(game_id, team)
     if code is None:
         return jsonify(ok=False, error="format", message="no such game or team"), 404
     # A hall's teacher view lists its tables' codes: it reads them again.

@@ -1,12 +1,15 @@
 """Teams join with their code and play on their own device."""
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
-                   request, send_from_directory, url_for)
+from flask import (Blueprint, abort, current_app, jsonify, make_response, redirect,
+                   render_template, request, send_from_directory, url_for)
 
 from ..extensions import store
 from ..games import kind, names
-from ..live.audience import issue_device_token, read_device_token
+from ..live.audience import (decode_device_token, issue_device_token, new_device_id,
+                             read_device_token)
+from ..store.games import SCREEN_CODE
+from ..store.seats import personal, seat_list
 from . import use_game_language
 from .ratelimit import join_attempts, limiter
 
@@ -29,15 +32,59 @@ def _join_limit(method: str):
 
 
 def _join(code: str):
-    """Make this device a member of the team ``code`` belongs to, or say what went wrong."""
+    """Make this device a member of the seat ``code`` belongs to (a team, a player, a
+    table's screen), or send it to the lecture's door (a hall's code); or say what went
+    wrong."""
+    from .door import door_of_code, enter_door
+    hall = door_of_code(code)
+    if hall is not None:
+        return enter_door(hall)
     found = store.find_join_code(code)
     public_id = store.public_id(found.game_id) if found is not None else None
     if public_id is None:      # the mistyped code stays in the field, the error beside it
         return render_template("team/join.html", error="join.unknown", code=str(code)[:20]), 404
-    # A table's code (seat 0): the device chooses its seat, or to be the table's screen.
-    seat = CHOOSING if found.team == 0 else found.team
-    token = issue_device_token(current_app.config["SECRET_KEY"], public_id, seat)
+    secret = current_app.config["SECRET_KEY"]
+    device = _own_device(public_id)
+    if found.team == SCREEN_CODE:
+        # The table's screen code, shown only on the teacher's console: this device
+        # becomes one of the table's screens, listed there and removable.
+        answer = _live().seats.admit_screen(found.game_id, device)
+        if answer != "ok":
+            return _error_page(found.game_id, f"seatpick.{answer}", 409)
+        token = issue_device_token(secret, public_id, 0, device)
+        return _with_token(redirect(url_for("team.play")), token)
+    if found.team == 0:
+        # A table's code: the device chooses its seat.
+        token = issue_device_token(secret, public_id, CHOOSING, device)
+        return _with_token(redirect(url_for("team.play")), token)
+    match, _row = store.current(found.game_id)
+    if personal(match):
+        # A player's own code: the seat is this device's, or it asks the teacher for it.
+        answer = _live().seats.claim(found.game_id, found.team, device)
+        if answer not in ("ok", "asked"):
+            return _error_page(found.game_id, f"seatpick.{answer}", 409)
+    token = issue_device_token(secret, public_id, found.team, device)
     return _with_token(redirect(url_for("team.play")), token)
+
+
+def _live():
+    return current_app.extensions["facilitator_live"]
+
+
+def _own_device(public_id: str) -> str:
+    """This device's id in the game ``public_id`` names, kept from the token it already
+    holds for that game (a phone that scans its code again is the same device), else a
+    new one."""
+    held = decode_device_token(current_app.config["SECRET_KEY"], request.cookies.get(TOKEN_COOKIE))
+    return held.device if held is not None and held.public_id == public_id else new_device_id()
+
+
+def _error_page(game_id: int, error: str, status: int):
+    """The join form with what went wrong with a seat (in the game's language)."""
+    row = store.row(game_id)
+    if row is not None:
+        use_game_language(row.settings)
+    return render_template("team/join.html", error=error), status
 
 
 def _with_token(response, token: str):
@@ -69,38 +116,83 @@ def _device_team():
 def _seats_to_choose(row) -> list[dict]:
     """The seats of a game with a table's code, as its chooser lists them: each seat's
     number, its player's name, its kind's word for it (``as``: a catalog key) and
-    whether a device holds it already."""
+    whether a device holds it already (the computer's seat is never offered)."""
     match, _row = store.current(row.id)
     claims = row.claims or {}
-    return [{**seat, "taken": str(seat["seat"]) in claims} for seat in match.seats()]
+    return [{**seat, "taken": str(seat["seat"]) in claims} for seat in seat_list(match)]
 
 
 @bp.post("/team/seat")
 def choose_seat():
-    """The chooser's answer: this device takes a seat (``seat``: its number) or becomes
-    the table's shared screen (``seat`` = ``table``)."""
+    """The chooser's answer: this device takes a seat (``seat``: its number), or asks
+    the teacher for it when another device holds it. A device holds one seat of a game."""
     found = _device_team()
     if found is None or found[0].team != CHOOSING:
         return redirect(url_for("team.play"))
     audience, row = found
-    secret = current_app.config["SECRET_KEY"]
     choice = request.form.get("seat", "")
-    if choice == "table":
-        token = issue_device_token(secret, row.public_id, 0, audience.device)
-        return _with_token(redirect(url_for("team.play")), token)
-    seat = int(choice) if choice.isdigit() and len(choice) < 3 else 0
-    answer = store.claim_seat(row.id, seat, audience.device) if seat else "unknown"
-    if answer != "ok":
+    seat = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 3 else 0
+    answer = _live().seats.claim(row.id, seat, audience.device) if seat else "unknown"
+    if answer not in ("ok", "asked"):
         return _chooser(row, error=f"seatpick.{answer}"), 409
-    token = issue_device_token(secret, row.public_id, seat, audience.device)
+    token = issue_device_token(current_app.config["SECRET_KEY"], row.public_id, seat,
+                               audience.device)
     return _with_token(redirect(url_for("team.play")), token)
+
+
+@bp.route("/team/ask")
+def ask_state():
+    """Where this device's request for its seat stands (the waiting page asks):
+    ``{"state": "waiting" | "refused" | "ok" | "none"}``."""
+    found = decode_device_token(current_app.config["SECRET_KEY"], request.cookies.get(TOKEN_COOKIE))
+    game_id = store.game_of_public_id(found.public_id) if found is not None else None
+    if game_id is None or found.team < 1:
+        return jsonify(state="none")
+    return jsonify(state=_live().seats.seats.asked(game_id, found.team, found.device))
+
+
+@bp.post("/team/ask")
+def ask_again():
+    """Ask the teacher again for this device's seat (after a refusal)."""
+    found = decode_device_token(current_app.config["SECRET_KEY"], request.cookies.get(TOKEN_COOKIE))
+    game_id = store.game_of_public_id(found.public_id) if found is not None else None
+    if game_id is not None and found.team >= 1:
+        _live().seats.claim(game_id, found.team, found.device, again=True)
+    return redirect(url_for("team.play"))
+
+
+def waiting_page(game_id: int, seat: int, refused: bool, state_url: str, again_url: str):
+    """The page of a device asking for a seat another device holds: it waits for the
+    teacher's answer (asking ``state_url``) and goes on to the seat once accepted."""
+    match, row = store.current(game_id)
+    use_game_language(row.settings)
+    names = {s["seat"]: s["name"] for s in seat_list(match)}
+    response = make_response(render_template(
+        "team/waiting.html", game_name=row.name, seat_name=names.get(seat, str(seat)),
+        refused=refused, state_url=state_url, again_url=again_url))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _asking(token: str):
+    """The waiting page of a device whose token names a seat it asked the teacher for
+    (another device holds it), or None when it asked for nothing."""
+    found = decode_device_token(current_app.config["SECRET_KEY"], token)
+    game_id = store.game_of_public_id(found.public_id) if found is not None else None
+    if game_id is None or found.team < 1:
+        return None
+    state = _live().seats.seats.asked(game_id, found.team, found.device)
+    if state not in ("waiting", "refused"):
+        return None
+    return waiting_page(game_id, found.team, state == "refused", url_for("team.ask_state"),
+                        url_for("team.ask_again"))
 
 
 def _chooser(row, error: str | None = None):
     """The page where a device that joined with a table's code chooses its seat."""
     use_game_language(row.settings)
     return render_template("team/choose.html", game_name=row.name, seats=_seats_to_choose(row),
-                           error=error)
+                           error=error, hint=f"{row.kind}.seatpick_hint")
 
 
 @bp.route("/games/<game>/<name>")
@@ -152,6 +244,10 @@ def play():
     if why is not None:
         from .errors import broken_game_page
         return broken_game_page(audience.game_id if audience else 0, why, False)
+    if found is None and audience is None and token:
+        waiting = _asking(token)
+        if waiting is not None:
+            return waiting
     if found is None:
         # A game deleted, a device removed, a game long over, a forged token: join again.
         response = redirect(url_for("team.join"))

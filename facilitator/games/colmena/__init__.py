@@ -35,6 +35,9 @@ class ColmenaKind:
     record_format = FORMAT
     #: Client events its screens send besides ``act`` and ``sync``: none.
     events: dict = {}
+    #: The rule of who holds a seat (one device per seat; the table's screen acts only
+    #: for a seat no device holds): the id refusals about seats name.
+    seat_rule = "C-Q1"
     #: The folder its screens' scripts are served from (``/games/colmena/<role>.js``): a
     #: phone's hand, the table's board, the teacher's console, the projector.
     screens_folder: Path = data_path("static") / "js" / "games" / "colmena"

