@@ -262,6 +262,9 @@ class GameKind(Protocol):
     #: rule of who holds a seat (one device a seat, changed hands by the teacher; the
     #: table's screen acts only for seats no device holds): refusals about seats cite it.
     seat_rule: str
+    #: The actions a table's shared screen sends *for* a seat (a Hive pair's tablet moves
+    #: for the side to move): refused while a device of its own holds that seat.
+    table_for_seat: frozenset
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""

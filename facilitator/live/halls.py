@@ -70,10 +70,52 @@ class LiveHalls:
         screens, games = self.halls.screens_of(
             *found, [Role.gm() if role == HALL_GM else Role.watcher() for role in roles],
             self._current)
+        seating = self._seating(*found)
         for role, message in zip(roles, screens):
             if role == HALL_GM:
                 message["games"] = games
+                message["asks"] = self._asks(games)
+                message["seating"] = seating
+            elif self._names_shown(found[0]):
+                message["seating"] = seating
+            else:                   # the class keeps names off the projector
+                message["seating"] = [{**table, "players": []} for table in seating]
         return list(zip(roles, screens))
+
+    def _seating(self, hall: dict, games: list[dict]) -> list[dict]:
+        """Who sits where in the current round (``{"key", "name", "players": [names],
+        "started"}`` per game): the projector shows it before play, so that each student
+        finds their table or board."""
+        acted = {g["key"]: g["acted_at"] is not None for g in games}
+        names = hall["players"]
+        return [{"key": game["key"], "name": game.get("name") or game["key"],
+                 "players": [names[p] for p in game["players"] if 0 <= p < len(names)],
+                 "started": acted.get(game["key"], False)}
+                for game in self.halls.rules(hall["kind"]).round_games(hall["plan"])]
+
+    def _names_shown(self, hall: dict) -> bool:
+        """Whether the hall's projector may show students' names (a class may keep them
+        off it)."""
+        if hall.get("class_id") is None:
+            return True
+        from ..store.classes import get_class
+        found = get_class(self.halls.database, hall["class_id"])
+        return bool(found and found.get("projector_names"))
+
+    def _asks(self, games: list[dict]) -> list[dict]:
+        """Every open request of a second device for a seat of the hall's games, with the
+        seat's name (the teacher answers each from the hall view)."""
+        out = []
+        for game in games:
+            for seat, ask in sorted((game.get("asks") or {}).items()):
+                if not isinstance(ask, dict) or ask.get("refused"):
+                    continue
+                loaded = self._current(game["game_id"]) if self._current else None
+                seats = loaded[0].seats() if loaded and hasattr(loaded[0], "seats") else []
+                name = next((s["name"] for s in seats if str(s["seat"]) == seat), seat)
+                out.append({"game": game["game_id"], "key": game["key"], "seat": int(seat),
+                            "name": name, "device": ask["device"]})
+        return out
 
     def _read(self, hall_id: int) -> tuple[dict, list[dict]] | None:
         """Hall ``hall_id`` and its games, as the database has them: read, or, in the only
@@ -96,7 +138,7 @@ class LiveHalls:
                 return self.halls.read(hall_id)
             row = loaded[1]
             fresh.append({**game, "name": row.name, "claims": dict(row.claims or {}),
-                          "acted_at": row.acted_at})
+                          "asks": dict(row.asks or {}), "acted_at": row.acted_at})
         return hall, fresh
 
     def forget(self, hall_id: int | None = None, game_id: int | None = None) -> None:

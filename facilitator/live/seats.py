@@ -76,12 +76,17 @@ def seating(match, row) -> dict:
                      if isinstance(ask, dict) and not ask.get("refused")]}
 
 
-def refuse_table_for_held(match, action: object, claims: dict, rule: str) -> None:
-    """A table's shared screen acts only for seats no device of their own holds: a Refusal
-    (``rule``) when the action's legal entry names a seat a device holds."""
-    if not isinstance(action, dict) or not claims:
+def refuse_table_for_held(match, action: object, claims: dict, game_kind) -> None:
+    """A table's shared screen acts for a seat only while no device of its own holds it:
+    a Refusal (the kind's ``seat_rule``) when ``action`` is one the table sends for a
+    seat (the kind's ``table_for_seat``: a Hive pair's moves and agreements) and its legal
+    entry names a seat a device holds. What the table decides as a table (who starts, a
+    penalty) is the game's own rule."""
+    acting_for_seat = getattr(game_kind, "table_for_seat", frozenset())
+    if not isinstance(action, dict) or not claims or action.get("do") not in acting_for_seat:
         return
     for entry in match.legal(None):
         if entry.do == action.get("do") and any(str(s) in claims for s in entry.seats):
-            raise Refusal(rule, "a player's own device holds that seat: only it acts for "
-                                "that player, not the table's screen")
+            raise Refusal(getattr(game_kind, "seat_rule", "seat"),
+                          "a player's own device holds that seat: only it acts for "
+                          "that player, not the table's screen")

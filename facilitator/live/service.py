@@ -100,8 +100,7 @@ class LiveGames:
         def change(c: Change) -> None:
             opening = c.match.seq == 0                # the game's first action
             if by.kind == TABLE:
-                refuse_table_for_held(c.match, action, c.row.claims,
-                                      getattr(kind(c.match.kind), "seat_rule", "seat"))
+                refuse_table_for_held(c.match, action, c.row.claims, kind(c.match.kind))
             c.act(action, by, now, client_id)
             if opening and c.played and has_class:
                 # The game has begun: a league shown before it goes away and the finale

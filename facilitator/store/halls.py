@@ -11,11 +11,12 @@ from __future__ import annotations
 import secrets
 
 from sqlalchemy import select, update
+from sqlalchemy.orm import aliased
 
 from ..games import Refusal, kind
 from ..safe_text import UnsafeText, check_all, check_text
 from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
-from .games import GameStore
+from .games import SCREEN_CODE, GameStore
 from .models import GameRow, HallRow, JoinCodeRow
 
 #: At most this many players in one hall (a lecture hall's class).
@@ -41,12 +42,15 @@ def _read_hall(connection, hall_id: int) -> dict | None:
 
 def _read_games(connection, hall_id: int) -> list[dict]:
     """The games of hall ``hall_id`` (as ``Halls.games_of`` gives them), in one query."""
+    screen = aliased(JoinCodeRow)
     rows = connection.execute(
         select(GameRow.id, GameRow.hall_key, GameRow.name, GameRow.claims, GameRow.acted_at,
-               GameRow.asks, JoinCodeRow.code)
+               GameRow.asks, JoinCodeRow.code, screen.code.label("screen_code"))
         .outerjoin(JoinCodeRow, (JoinCodeRow.game_id == GameRow.id) & (JoinCodeRow.team == 0))
+        .outerjoin(screen, (screen.game_id == GameRow.id) & (screen.team == SCREEN_CODE))
         .where(GameRow.hall_id == hall_id).order_by(GameRow.id)).all()
     return [{"key": r.hall_key, "game_id": r.id, "name": r.name, "table_code": r.code,
+             "screen_code": r.screen_code,
              "claims": dict(r.claims or {}), "asks": dict(r.asks or {}),
              "acted_at": r.acted_at} for r in rows]
 

@@ -76,7 +76,7 @@ def hall(hall_id: int):
         abort(404)
     games = [_links(game) for game in halls().games_of(hall_id)]
     return render_template(
-        "console/hall.html", hall=found, games=games,
+        "console/hall.html", hall=found, games=games, door=door_of(found),
         watch_url=public_base() + url_for("halls.projector", watch=found["watch_code"]),
         hall_css=hall_styles(found["kind"]),
         script=url_for("team.screen_script", game=found["kind"], name="hall.js"))
@@ -169,5 +169,16 @@ def projector(watch: str):
                            game_id=found["id"], seat=None, game_name=found["name"],
                            seat_name=found["name"], hall_prefix=found["kind"] + "hall.",
                            hall_css=hall_styles(found["kind"]),
+                           door=door_of(found),
                            script=url_for("team.screen_script", game=found["kind"],
                                           name="hall_watcher.js"))
+
+
+def door_of(hall: dict) -> dict | None:
+    """The lecture's door as a hall's projector shows it: its code, address and QR code
+    (the QR code encodes the code's join address, which opens the door)."""
+    code = hall.get("door_code")
+    if not code:
+        return None
+    return {"code": pretty_code(code), "url": join_url(code),
+            "qr": url_for("assets.qr", code=code), "watch": hall["watch_code"]}

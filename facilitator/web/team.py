@@ -184,6 +184,8 @@ def _asking(token: str):
     state = _live().seats.seats.asked(game_id, found.team, found.device)
     if state not in ("waiting", "refused"):
         return None
+    if state == "waiting" and _live().seats.claim(game_id, found.team, found.device) == "ok":
+        return redirect(url_for("team.play"))     # the seat came free: it is this device's
     return waiting_page(game_id, found.team, state == "refused", url_for("team.ask_state"),
                         url_for("team.ask_again"))
 

@@ -125,7 +125,7 @@ class HallScreen:
 
 def join(url: str, code: str, seat: str | None = None) -> requests.Session:
     """A phone or tablet that scanned ``code`` and, at the chooser, took ``seat`` (a
-    number, or ``table`` for the table's screen)."""
+    number); a tablet scans the table's screen code and chooses nothing."""
     device = requests.Session()
     assert device.get(f"{url}/j/{code}", allow_redirects=False, timeout=10).status_code == 302
     if seat is not None:
@@ -152,12 +152,14 @@ class ColmenaTable:
                              timeout=10).json()
         (game,) = data["games"]
         self.game_id, self.code = game["game_id"], game["table_code"]
+        self.screen_code = game["screen_code"]
         self.watch = data["hall"]["watch_code"]
         self.players = players
         self.phones: dict[int, Screen] = {}
         self.devices = {seat: join(server.url, self.code, str(seat))
                         for seat in range(1, len(players) + 1)}
-        self.tablet_device = join(server.url, self.code, "table")
+        # The tablet joins with the screen code, which only the teacher's console shows.
+        self.tablet_device = join(server.url, self.screen_code)
         self.proxy = TcpProxy(server.port) if proxied_seat else None
         self.proxied_seat = proxied_seat
         self.gone: list = []            # clients closed meanwhile (their payloads count)
@@ -439,12 +441,13 @@ def test_a_lost_phone_the_teacher_moves_the_hand_to_a_new_device(server, databas
                                 timeout=10).json()["games"][0]["claims"]
         device = claims["2"]
         assert table.gm.last["device_ids"]["2"] == [device]
-        # A new phone may not take a seat another device holds.
+        # A new phone may not take a seat another device holds: it asks the teacher (C-Q1).
         fresh = requests.Session()
         assert fresh.get(f"{server.url}/j/{table.code}", allow_redirects=False,
                          timeout=10).status_code == 302
         assert fresh.post(f"{server.url}/team/seat", data={"seat": "2"}, allow_redirects=False,
-                          timeout=10).status_code == 409
+                          timeout=10).status_code == 302
+        assert 'data-testid="waiting-text"' in fresh.get(f"{server.url}/team", timeout=10).text
         # The teacher removes the lost phone: it is closed and refused; the seat is free.
         removed = table.http.post(f"{server.url}/console/{table.game_id}/devices/remove",
                                   json={"device": device}, headers={"Origin": server.url},
@@ -457,8 +460,8 @@ def test_a_lost_phone_the_teacher_moves_the_hand_to_a_new_device(server, databas
         table.gone.append(table.phones.pop(2))
         assert table.devices[2].get(f"{server.url}/team", allow_redirects=False,
                                     timeout=10).status_code == 302
-        assert fresh.post(f"{server.url}/team/seat", data={"seat": "2"}, allow_redirects=False,
-                          timeout=10).status_code == 302
+        # Its waiting page, looked at again, finds the seat free and takes it.
+        assert 'data-testid="waiting-text"' not in fresh.get(f"{server.url}/team", timeout=10).text
         table.devices[2] = fresh
         table.phones[2] = table.phone(2)
         assert table.phones[2].last["view"]["me"] == 2 and hand_ids(table.phones[2].last) == hand

@@ -93,13 +93,14 @@ def test_a_class_plays_a_hall_table_by_table_and_its_screens_follow(toy_server):
         assert "Ana" in chooser.text and "Bea" in chooser.text
         assert ana.post(f"{toy_server.url}/team/seat", data={"seat": "1"},
                         allow_redirects=False, timeout=10).status_code == 302
+        asker = phone(toy_server, games["1.1"]["table_code"])
+        taken = asker.post(f"{toy_server.url}/team/seat", data={"seat": "1"}, timeout=10)
+        assert taken.status_code == 200 and 'data-testid="waiting-text"' in taken.text
         bea = phone(toy_server, games["1.1"]["table_code"])
-        taken = bea.post(f"{toy_server.url}/team/seat", data={"seat": "1"}, timeout=10)
-        assert taken.status_code == 409 and "otro dispositivo" in taken.text
         assert bea.post(f"{toy_server.url}/team/seat", data={"seat": "2"},
                         allow_redirects=False, timeout=10).status_code == 302
-        tablet = phone(toy_server, games["1.1"]["table_code"])
-        tablet.post(f"{toy_server.url}/team/seat", data={"seat": "table"}, timeout=10)
+        # The tablet joins with the table's screen code, shown on the teacher's console.
+        tablet = phone(toy_server, games["1.1"]["screen_code"])
         ana_sio, ana_states = seat_socket(toy_server, ana)
         bea_sio, _ = seat_socket(toy_server, bea)
         table_sio, table_states = seat_socket(toy_server, tablet, role="table")
@@ -159,15 +160,15 @@ def test_a_lost_phone_gets_its_seat_back_when_the_teacher_frees_it(toy_server):
     assert lost.post(f"{toy_server.url}/team/seat", data={"seat": "1"},
                      allow_redirects=False, timeout=10).status_code == 302
     new = phone(toy_server, code)
-    assert new.post(f"{toy_server.url}/team/seat", data={"seat": "1"},
-                    timeout=10).status_code == 409
+    asked = new.post(f"{toy_server.url}/team/seat", data={"seat": "1"}, timeout=10)
+    assert asked.status_code == 200 and 'data-testid="waiting-text"' in asked.text
     # The teacher removes the lost phone (its device id, as the console lists it).
     devices = http.get(f"{toy_server.url}/console/halls/{hall_id}.json", timeout=10).json()
     held = next(g for g in devices["games"] if g["key"] == "1.2")["claims"]["1"]
     assert http.post(f"{toy_server.url}/console/{game_id}/devices/remove",
                      json={"device": held}, timeout=10).json()["ok"]
-    assert new.post(f"{toy_server.url}/team/seat", data={"seat": "1"},
-                    allow_redirects=False, timeout=10).status_code == 302
+    # The new phone's waiting page, looked at again, finds the seat free and takes it.
+    assert 'data-testid="waiting-text"' not in new.get(f"{toy_server.url}/team", timeout=10).text
     # The lost phone, found again, is no longer in the game.
     sio = socketio_client()
     with pytest.raises(Exception):

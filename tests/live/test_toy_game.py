@@ -35,8 +35,10 @@ def create_toy(server: Server, target: int = 5) -> tuple[requests.Session, int, 
     return http, game_id, {t["team"]: t["code"] for t in codes["teams"]}
 
 
-def seat_client(server: Server, code: str):
-    device = requests.Session()
+def seat_client(server: Server, code: str, device: requests.Session | None = None):
+    """A phone that joined with a seat's ``code`` (``device``: the same phone again, which
+    keeps its seat: a seat is one device's) and its connection."""
+    device = device or requests.Session()
     joined = device.get(f"{server.url}/j/{code}", allow_redirects=False, timeout=10)
     assert joined.status_code == 302
     states = []
@@ -70,7 +72,7 @@ def wait_for(states: list, seq: int, timeout: float = 10.0) -> dict:
 def test_a_toy_game_plays_through_the_live_layer_and_the_store(toy_server):
     http, game_id, codes = create_toy(toy_server, target=5)
     gm, gm_states = gm_client(toy_server, http, game_id)
-    one, one_states, _ = seat_client(toy_server, codes[1])
+    one, one_states, phone = seat_client(toy_server, codes[1])
     two, two_states, _ = seat_client(toy_server, codes[2])
     try:
         assert wait_for(one_states, 0)["view"] == {"count": 0, "target": 5, "turn": 1,
@@ -109,7 +111,7 @@ def test_a_toy_game_plays_through_the_live_layer_and_the_store(toy_server):
     # A restarted server resumes the game where it was.
     toy_server.stop()
     toy_server.start()
-    one, one_states, _ = seat_client(toy_server, codes[1])
+    one, one_states, _ = seat_client(toy_server, codes[1], phone)
     try:
         assert wait_for(one_states, 4)["view"]["count"] == 4
     finally:

@@ -612,6 +612,10 @@ class HiveKind:
     #: The rule of who holds a seat (one device per seat; the table's screen acts only
     #: for a seat no device holds): the id refusals about seats name.
     seat_rule = "H-G8"
+    #: What a pair's shared tablet sends for the side to move or the player asked: refused
+    #: for a colour a device of its own holds (H-G8).
+    table_for_seat = frozenset({"move", "pass", "ask_undo", "accept_undo", "decline_undo",
+                                "offer_draw", "accept_draw", "decline_draw"})
     #: Its screens (seat.js, table.js, gm.js, watcher.js, hall.js, hall_watcher.js and the
     #: board they share) draw its views; it has no page of its own.
     screens_folder = data_path("static") / "js" / "games" / "hive"

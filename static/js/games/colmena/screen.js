@@ -29,6 +29,7 @@ import { html, render, nothing } from '/static/js/lib/dom.js';
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
+import { seatingPanel } from '/static/js/lib/seating.js';
 import { board, card, cardName } from './cards.js';
 
 const { t, has, num, signed, plural } = W;
@@ -435,7 +436,7 @@ function codesPart(view) {
   }
   if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
   if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
-  const label = (n) => (n === 0 ? t('colmena.gm.table_code') : playerName(view, n));
+  const label = (n) => (n === 0 ? t('colmena.gm.table_code') : n < 0 ? t('seatpick.screen_code') : playerName(view, n));
   return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
     <h2 id="cc-codes-h">${t('colmena.gm.codes')}</h2>
     <div class="cc-code-grid">${codes.teams.map((c) => html`<figure class="cc-code" data-testid=${'colmena-code-' + c.team}>
@@ -467,7 +468,7 @@ function drawn() {
   } else if (role === 'gm') {
     parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
-      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${codesPart(view)}</div></div>`;
+      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${seatingPanel(S, t, (n) => playerName(view, n), () => draw())}${codesPart(view)}</div></div>`;
   } else if (role === 'table') {
     // The table's tablet: the board first, whole; then the rest.
     parts = html`<div class="cc-public">

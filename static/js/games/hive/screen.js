@@ -10,6 +10,7 @@ import { html, render as draw, nothing, $, drafts, keep } from '/static/js/lib/d
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
+import { seatingPanel } from '/static/js/lib/seating.js';
 import * as board from './board.js';
 
 const { t, has } = W;
@@ -137,11 +138,11 @@ export function start() {
         <input data-testid="hive-end-reason" id="hive-end-reason" maxlength="200" placeholder=${t('hive.gm.reason_hint')}
           .value=${drafts['hive-end-reason'] || ''} @input=${keep('hive-end-reason')}>
         <button type="submit" class="bad" data-testid="hive-end-submit">${t('hive.gm.end_button')}</button></form>` : nothing}${
-      codeList(state.view)}</div>`;
+      seatingPanel(state, t, (n) => who(state.view, colourOfSeat(n)), () => { if (S) paint(S); })}${codeList(state.view)}</div>`;
   }
 
   function codeList(view) {
-    const label = (n) => (n === 0 ? t('hive.gm.table_code') : who(view, colourOfSeat(n)));
+    const label = (n) => (n === 0 ? t('hive.gm.table_code') : n < 0 ? t('seatpick.screen_code') : who(view, colourOfSeat(n)));
     const body = codes === 'loading' ? t('hive.gm.loading') : codes === 'none' ? t('hive.gm.no_codes')
       : html`<h2>${t('hive.gm.codes')}</h2><div class="hive-code-grid">${codes.teams.map((c) => html`<figure class="hive-code"
         data-testid=${'hive-code-' + c.team}><img src=${'/qr/' + c.code + '.svg'} alt=${t('hive.gm.qr_alt', { who: label(c.team) })}
