@@ -78,7 +78,14 @@ def login():
             (401 if error else 200))
 
 
-@bp.route("/logout", methods=["GET", "POST"])
+@bp.get("/logout")
+def logout_page():
+    """A page with the «Salir» button only: a GET never logs out, or a link or image of
+    any other site could end the teacher's session."""
+    return render_template("console/logout.html")
+
+
+@bp.post("/logout")
 def logout():
     """Leave the console on this device: its session ends on the server too, so a copy
     of the cookie opens nothing any more."""

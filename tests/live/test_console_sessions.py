@@ -48,8 +48,8 @@ def test_logout_ends_the_session_and_a_restart_keeps_it(server):
     assert page.status_code == 200
     assert gm_socket_refused(server, cookie, game_id) is None
 
-    assert http.get(server.url + "/console/logout", allow_redirects=False,
-                    timeout=10).status_code == 302
+    assert http.post(server.url + "/console/logout", allow_redirects=False,
+                     timeout=10).status_code == 302
     page = requests.get(server.url + "/console", headers={"Cookie": cookie},
                         allow_redirects=False, timeout=10)
     assert page.status_code == 302 and "/console/login" in page.headers["Location"]
