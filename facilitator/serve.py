@@ -1,6 +1,7 @@
 """Running the server: gevent's WSGI server, the timer watcher, and the addresses to share."""
 from __future__ import annotations
 
+import ipaddress
 import socket
 import time
 
@@ -18,6 +19,17 @@ def lan_address() -> str | None:
     finally:
         probe.close()
     return None if address.startswith("127.") else address
+
+
+def local_only(host: str) -> bool:
+    """Whether listening on ``host`` lets only this computer connect: a loopback address
+    (127.0.0.1, ::1) or ``localhost``. Not so for 0.0.0.0, ::, a LAN address or a name."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 #: Connections the kernel holds for the server while it starts or is busy: a restarted
@@ -67,7 +79,9 @@ def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
     if host in ("0.0.0.0", "::"):
         shown = lan_address() or "127.0.0.1"
     base = f"http://{shown}:{port}"
-    app = create_app({"PUBLIC_URL": base, "ASYNC_MODE": "gevent"}, clock)   # gevent's own server
+    # Loopback only: every page showing join codes says no phone can open them.
+    app = create_app({"PUBLIC_URL": base, "ASYNC_MODE": "gevent",   # gevent's own server
+                      "LISTENS_LOCAL_ONLY": local_only(host)}, clock)
     new_console_secret(database, secret, hashing.get())
     live = app.extensions["facilitator_live"]
     socketio.start_background_task(watch, live, socketio)
@@ -84,7 +98,7 @@ def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
                f"{secret})")
     click.echo(f"  Teams join at:   {base}/join   (or scan the team's QR code)")
     click.echo("  Projector:       open it from the game's console page")
-    if host in ("127.0.0.1", "localhost"):
+    if local_only(host):
         click.echo("  Only this laptop can connect. For tablets: "
                    f"{app.config['START_COMMAND']} --host 0.0.0.0")
     click.echo(f"  Database:        {app.config['DATABASE_URL']}", err=False)

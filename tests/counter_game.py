@@ -202,7 +202,7 @@ class CounterHall:
                 "winner": match.winner(),
                 "winner_seat": 2 - len(match._done) % 2 if match.over else None}
 
-    def view(self, plan, summaries, audience, shown):
+    def view(self, plan, summaries, audience, shown, names=True):
         return {"round": plan["rounds"], "games": summaries, "shown": list(shown),
                 "teacher": audience.kind == GM}
 

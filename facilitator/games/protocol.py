@@ -325,10 +325,14 @@ class HallRules(Protocol):
         result, ``over``): what the hall screens and ``standings`` read of it."""
 
     def view(self, plan: dict, summaries: dict[str, dict], audience: "Role",
-             shown: list[str]) -> dict:
+             shown: list[str], names: bool = True) -> dict:
         """The hall's screen for ``audience`` (the teacher's hall view, or the watcher's:
         the projector), from every game's summary. ``shown``: the keys of the games the
-        teacher picked for the projector's live boards. No secret of any game in it."""
+        teacher picked for the projector's live boards. No secret of any game in it.
+        ``names`` False (a hall of a class that keeps names off the projector): no
+        student's name in the watcher's view, each replaced by a neutral label (as
+        ``{"name": None, "number": n}``, n the player's index + 1, which the screen
+        writes «Jugador n»); the teacher's view keeps them."""
 
     def standings(self, plan: dict, summaries: dict[str, dict]) -> list[dict]:
         """Each player's place in the hall so far, best first: ``{"player": index, "rank",

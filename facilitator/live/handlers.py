@@ -20,7 +20,7 @@ from .audience import (GM, PROJECTOR, TABLE, TEAM, Audience, decode_device_token
                        device_admitted)
 from .flood import FloodGuard
 from .halls import HALL_GM, HALL_ROLES
-from ..web.auth import gm_logged_in      # the console's own check of its session
+from ..web.auth import console_session_key, gm_logged_in   # the console's own session
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +178,20 @@ def register(socketio) -> None:
         if not flood().allow_connect(auth, request.remote_addr):   # before any query
             raise ConnectionRefusedError("rate: too many connections from this device; "
                                          "wait a moment")
+        console = isinstance(auth, dict) and auth.get("role") in (GM, HALL_GM)
+        if console:
+            # Kept under its session before the session is checked: a logout that ends
+            # it while this connection is being set up closes this one too.
+            live().consoles.add(request.sid, console_session_key() or "")
+        try:
+            return _connect(auth)
+        except BaseException:
+            if console:
+                live().consoles.remove(request.sid)
+            raise
+
+    def _connect(auth):
+        """Authenticate a new connection, join its rooms and send its first message."""
         if isinstance(auth, dict) and auth.get("role") in HALL_ROLES:
             return _connect_hall(auth)
         audience, admit = _authenticate(auth)
@@ -223,6 +237,7 @@ def register(socketio) -> None:
             if hall_id is None:
                 raise ConnectionRefusedError("auth: unknown projector code")
         audience = Audience(auth["role"], hall_id)
+        live().listen_for_kicks()           # a logout in another process closes it too
         room = rooms.room_of(audience)
         join_room(room)
         message = halls.message(audience)
@@ -269,6 +284,7 @@ def register(socketio) -> None:
         if socketio.server.manager.is_connected(request.sid, "/"):
             # An event named "disconnect" sent by a client that stays connected.
             return _refusal("format", "'disconnect' is not an event a client sends")
+        live().consoles.remove(request.sid)
         if live().halls.remove(request.sid) is not None:
             flood().forget(request.sid)
             return None

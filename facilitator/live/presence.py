@@ -88,13 +88,18 @@ class Presence:
 
     # -- closing connections in every process ------------------------------------------
 
-    def listen_for_kicks(self, handler, spawn) -> None:
+    def listen_for_kicks(self, handler, spawn, consoles=None) -> None:
         """Have ``handler(game_id, device, teams)`` called when another process asks to
-        close connections (``kick``): nothing to do with one process."""
+        close connections (``kick``), and ``consoles(key)`` when it ends console sessions
+        (``kick_consoles``): nothing to do with one process."""
 
     def kick(self, game_id: int, device: str | None = None, teams: int = 0) -> None:
         """Ask the other processes to close their connections of ``game_id`` (or of one
         device of it): none here; the caller closes this process's own."""
+
+    def kick_consoles(self, key: str) -> None:
+        """Ask the other processes to close the teacher connections of the console session
+        ``key`` (or of every session, ``"*"``): none here; the caller closes its own."""
 
 
 def _info(published) -> tuple[dict[str, int], dict[str, list[str]]]:

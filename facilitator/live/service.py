@@ -21,6 +21,7 @@ from ..store.games import Change, GameStore
 from ..store.halls import Halls
 from . import rooms
 from .audience import GM, PROJECTOR, TABLE as TABLE_SCREEN, TEAM, Audience
+from .consoles import ConsoleConnections
 from .halls import LiveHalls
 from .league import ClassScreens, league_time
 from .presence import Presence
@@ -86,7 +87,11 @@ class LiveGames:
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
         self.halls = LiveHalls(Halls(store), socketio, self.act,   # a hall's own screens
                                self._loaded, lambda: self.sole_process)
+<<<<<<< HEAD
         self.seats = LiveSeats(self)                 # who holds each seat
+=======
+        self.consoles = ConsoleConnections()         # teacher connection → its session
+>>>>>>> sessions45
 
     # -- operations ------------------------------------------------------------------
 
@@ -473,9 +478,29 @@ class LiveGames:
         return True
 
     def listen_for_kicks(self) -> None:
-        """Close this process's connections when another process deletes a game or removes
-        a device (once per process; nothing to do without several processes)."""
-        self.presence.listen_for_kicks(self.close_here, self.socketio.start_background_task)
+        """Close this process's connections when another process deletes a game, removes
+        a device or ends console sessions (once per process; nothing to do without
+        several processes)."""
+        self.presence.listen_for_kicks(self.close_here, self.socketio.start_background_task,
+                                       self.close_consoles_here)
+
+    def end_consoles(self, key: str) -> None:
+        """Console sessions ended (``key``: one session's, or ``"*"`` for every one): close
+        their teacher connections, game consoles and hall views, in every process, at
+        once, rather than let them receive every hand until they next send something."""
+        self.presence.kick_consoles(key)
+        self.close_consoles_here(key)
+
+    def close_consoles_here(self, key: str) -> None:
+        """Close this process's teacher connections of the session ``key`` (or of every
+        session, ``"*"``), and stop trusting it here without waiting for the database."""
+        from ..store.sessions import forget_remembered
+        forget_remembered(key)
+        for sid in self.consoles.sids(key):
+            try:
+                self.socketio.server.disconnect(sid, namespace="/", ignore_queue=True)
+            except Exception:    # one connection that will not close must not keep the others
+                log.exception("could not close console connection %s", sid)
 
     def close_here(self, game_id: int, device: str | None = None, teams: int = 0) -> None:
         """Close this process's connections of one device of ``game_id``, or, with no

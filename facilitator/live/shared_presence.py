@@ -13,9 +13,11 @@ ALIVE_SECONDS (they reconnect to another process, which counts them).
 
 What each process publishes is team → device id → connections, so the GM
 console also lists every team's device ids. Closing connections (a game
-deleted, a device removed) goes through the channel ``<channel>:kick``: the
-process that commits it closes its own connections and publishes a kick; every
-other process closes its own (``listen_for_kicks``).
+deleted, a device removed, a console session ended) goes through the channel
+``<channel>:kick``: the process that commits it closes its own connections and
+publishes a kick; every other process closes its own (``listen_for_kicks``). A
+console's kick is ``{"from", "consoles": <session key or "*">}``, a game's
+``{"from", "game", "device", "teams"}``.
 
 Redis holds nothing here that a restart could not rebuild: if it does not
 answer, the GM sees this process's devices only, as before.
@@ -123,16 +125,28 @@ class SharedPresence(Presence):
             log.error("could not ask the other processes to close the connections of "
                       "game %s%s", game_id, f" device {device}" if device else "", exc_info=True)
 
-    def listen_for_kicks(self, handler, spawn) -> None:
+    def kick_consoles(self, key: str) -> None:
+        """Ask every other process to close the teacher connections of the console session
+        ``key`` (``"*"``: of every session), through the kick channel."""
+        try:
+            self._redis.publish(self._prefix + "kick",
+                                json.dumps({"from": self.process, "consoles": key}))
+        except Exception:
+            # Not retried: their next event is refused anyway (the session has ended).
+            log.error("could not ask the other processes to close the consoles of the "
+                      "ended session(s)", exc_info=True)
+
+    def listen_for_kicks(self, handler, spawn, consoles=None) -> None:
         """Start (once per process) the task that calls ``handler(game_id, device, teams)``
-        for each ``kick`` of another process; ``spawn`` starts a background task."""
+        for each game's ``kick`` of another process and ``consoles(key)`` for each
+        console's; ``spawn`` starts a background task."""
         with self._lock:
             if getattr(self, "_listening", False):
                 return
             self._listening = True
-        spawn(self._listen, handler)
+        spawn(self._listen, handler, consoles)
 
-    def _listen(self, handler) -> None:
+    def _listen(self, handler, consoles=None) -> None:
         import redis
         channel = self._prefix + "kick"
         while True:
@@ -147,7 +161,12 @@ class SharedPresence(Presence):
                         continue
                     try:
                         data = json.loads(message["data"])
-                        if data.get("from") != self.process:
+                        if data.get("from") == self.process:
+                            continue
+                        if "consoles" in data:
+                            if consoles is not None:
+                                consoles(str(data["consoles"]))
+                        else:
                             handler(int(data["game"]), data.get("device"),
                                     int(data.get("teams") or 0))
                     except Exception:

@@ -15,9 +15,15 @@ from sqlalchemy.orm import aliased
 
 from ..games import Refusal, kind
 from ..safe_text import UnsafeText, check_all, check_text
+<<<<<<< HEAD
 from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .games import SCREEN_CODE, GameStore
 from .models import GameRow, HallRow, JoinCodeRow
+=======
+from .codes import WATCH_CODE_LENGTH, new_code
+from .games import GameStore
+from .models import ClassRow, GameRow, HallRow, JoinCodeRow
+>>>>>>> sessions45
 
 #: At most this many players in one hall (a lecture hall's class).
 MAX_PLAYERS = 200
@@ -35,9 +41,16 @@ def _hall(row: HallRow) -> dict:
 
 
 def _read_hall(connection, hall_id: int) -> dict | None:
-    """Hall ``hall_id``'s row as a dict (a plain query: no ORM session), or None."""
+    """Hall ``hall_id``'s row as a dict (a plain query: no ORM session), or None; with
+    ``projector_names``: whether its projector may show the students' names (a hall made
+    from a class follows the class's choice; a hall of a pasted list may)."""
     row = connection.execute(select(HallRow.__table__).where(HallRow.id == hall_id)).first()
-    return _hall(row) if row is not None else None
+    if row is None:
+        return None
+    hall = _hall(row)
+    hall["projector_names"] = row.class_id is None or bool(connection.scalar(
+        select(ClassRow.projector_names).where(ClassRow.id == row.class_id)))
+    return hall
 
 
 def _read_games(connection, hall_id: int) -> list[dict]:
@@ -149,6 +162,7 @@ class Halls:
         with self.database.read() as connection:
             return _read_hall(connection, hall_id)
 
+<<<<<<< HEAD
     def of_door_code(self, code: object) -> int | None:
         """The hall whose door code (the lecture's code) is ``code``, typed in any case,
         with or without its dash; or None."""
@@ -191,6 +205,12 @@ class Halls:
             except Refusal:
                 continue            # the hall changed meanwhile: look again
         return "held"
+=======
+    def of_class(self, class_id: int) -> list[int]:
+        """The halls made from class ``class_id`` (their projectors follow its choices)."""
+        with self.database.read() as connection:
+            return list(connection.scalars(select(HallRow.id).where(HallRow.class_id == class_id)))
+>>>>>>> sessions45
 
     def of_watch_code(self, code: object) -> int | None:
         """The hall whose projector code is ``code``, or None."""
@@ -264,13 +284,16 @@ class Halls:
             return (hall, _read_games(connection, hall_id)) if hall is not None else None
 
     def screens_of(self, hall: dict, games: list[dict], audiences: list, current=None):
-        """``views`` of a hall and its games already read: ``(screens, games)``."""
+        """``views`` of a hall and its games already read: ``(screens, games)``. The
+        watcher's view names no student when the hall's class keeps names off the
+        projector (the hall rules leave them out of it; the teacher's keeps them)."""
         rules = self.rules(hall["kind"])
+        names = hall.get("projector_names", True)
         summaries, seqs = self._summaries(hall, games, current)
         head = {"id": hall["id"], "name": hall["name"], "kind": hall["kind"],
                 "version": hall["version"]}
         return [{"hall": head, "view": rules.view(hall["plan"], summaries, audience,
-                                                  hall["shown"]), "seqs": seqs}
+                                                  hall["shown"], names=names), "seqs": seqs}
                 for audience in audiences], games
 
     def standings(self, hall_id: int) -> list[dict]:

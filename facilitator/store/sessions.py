@@ -15,7 +15,9 @@ process has just opened counts as one (the console page and socket that follow a
 login ask nothing). Ending a
 session forgets it at once in the process that ends it; **another process
 sharing the database may still accept it for up to ``CACHE_SECONDS``** after
-the logout. Negative answers are never remembered.
+the logout, unless the logout reached it through Redis (``forget_remembered``, called
+when the other process closes that session's connections). Negative answers are never
+remembered.
 
 A server process asks again, every ``CACHE_SECONDS / 2`` and in one query, about
 every session it remembers (``keep_remembered_fresh``): a console in use is then
@@ -154,6 +156,15 @@ def end_all_sessions(database: Database) -> int:
         return session.execute(update(ConsoleSession).where(
             ConsoleSession.ended_at.is_(None), ConsoleSession.expires_at > now)
             .values(ended_at=now)).rowcount
+
+
+def forget_remembered(key: str) -> None:
+    """Stop trusting the session whose hash is ``key`` (or every one, with ``"*"``) without
+    asking the database: another process ended it and said so (live/consoles.py)."""
+    if key == "*":
+        _cache.clear()
+    else:
+        _cache.pop(key, None)
 
 
 def forget_cache() -> None:

@@ -68,6 +68,11 @@ def register_blueprints(app: Flask) -> None:
         """A place: «1.º» in Spanish, «1st» in English."""
         return ordinal(value, getattr(g, "lang", "es"))
 
+    from .links import listens_local_only, restart_command
+    # Every page that shows join codes says when no phone can open them (_local_only.html).
+    app.add_template_global(listens_local_only)
+    app.add_template_global(restart_command)
+
     @app.context_processor
     def language_context():
         lang = getattr(g, "lang", "es")

@@ -71,6 +71,17 @@ def gm_logged_in() -> bool:
     return session_is_valid(database, secret)
 
 
+def console_session_key() -> str | None:
+    """The key of the console session this request's cookie names (the hash the database
+    keeps, ``store.sessions.secret_hash``), whether or not it is still open; None without
+    one. A console's Socket.IO connections are kept under it, to be closed at its logout."""
+    secret = session.get("gm")
+    if not isinstance(secret, str) or not secret:
+        return None
+    from ..store.sessions import secret_hash
+    return secret_hash(secret)
+
+
 def _token_refusal(token: str) -> str:
     """Why a bearer token is refused: it expired (when, and what to do), or it is unknown
     or revoked."""

@@ -137,6 +137,9 @@ def _refresh_screens(class_id: int) -> None:
     live = current_app.extensions["facilitator_live"]
     for game_id in stored.class_game_ids(database, class_id):
         live.class_changed(game_id)
+    for hall_id in live.halls.halls.of_class(class_id):    # its halls' projectors too
+        live.halls.forget(hall_id)
+        live.halls.changed(hall_id)
 
 
 @bp.post("/<int:class_id>/delete")

@@ -17,7 +17,8 @@ from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
 from ..games import is_unicode
 from ..safe_text import control_character
-from .auth import gm_required, read_json
+from ..live.consoles import EVERY_SESSION
+from .auth import console_session_key, gm_required, read_json
 from .links import join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
 
@@ -78,11 +79,21 @@ def login():
             (401 if error else 200))
 
 
-@bp.route("/logout", methods=["GET", "POST"])
+@bp.get("/logout")
+def logout_page():
+    """A page with the «Salir» button only: a GET never logs out, or a link or image of
+    any other site could end the teacher's session."""
+    return render_template("console/logout.html")
+
+
+@bp.post("/logout")
 def logout():
     """Leave the console on this device: its session ends on the server too, so a copy
-    of the cookie opens nothing any more."""
+    of the cookie opens nothing any more, and its open consoles (games, halls) close."""
+    key = console_session_key()
     end_session(database, session.get("gm"))
+    if key is not None:
+        current_app.extensions["facilitator_live"].end_consoles(key)
     session.clear()
     return redirect(url_for("console.login"))
 
@@ -90,8 +101,10 @@ def logout():
 @bp.post("/logout-all")
 @gm_required
 def logout_all():
-    """End every console session, this one included ("log out every console")."""
+    """End every console session, this one included ("log out every console"), and close
+    every console open on them (in every process)."""
     end_all_sessions(database)
+    current_app.extensions["facilitator_live"].end_consoles(EVERY_SESSION)
     session.clear()
     return redirect(url_for("console.login"))
 

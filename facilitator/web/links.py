@@ -9,6 +9,18 @@ def public_base() -> str:
     return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
 
 
+def listens_local_only() -> bool:
+    """Whether the server listens on this computer's loopback only (``serve`` says so in
+    ``LISTENS_LOCAL_ONLY``): its join links and QR codes then open on no phone, and every
+    page that shows them says so (templates/_local_only.html)."""
+    return bool(current_app.config.get("LISTENS_LOCAL_ONLY"))
+
+
+def restart_command() -> str:
+    """The command that starts this server listening on the room's network."""
+    return f"{current_app.config['START_COMMAND']} --host 0.0.0.0"
+
+
 def join_url(code: str) -> str:
     """The address a team's QR code encodes."""
     return public_base() + url_for("team.join_code", code=code)

@@ -48,8 +48,8 @@ def test_logout_ends_the_session_and_a_restart_keeps_it(server):
     assert page.status_code == 200
     assert gm_socket_refused(server, cookie, game_id) is None
 
-    assert http.get(server.url + "/console/logout", allow_redirects=False,
-                    timeout=10).status_code == 302
+    assert http.post(server.url + "/console/logout", allow_redirects=False,
+                     timeout=10).status_code == 302
     page = requests.get(server.url + "/console", headers={"Cookie": cookie},
                         allow_redirects=False, timeout=10)
     assert page.status_code == 302 and "/console/login" in page.headers["Location"]
@@ -126,3 +126,98 @@ def test_wrong_logins_do_not_hold_up_a_tablet(server, capsys):
     # (its latency was the whole burst's); off the loop, none waits for more than part of
     # it, whatever else slows this machine down.
     assert max(burst) < max(0.4, took / 2), (burst, took)
+
+
+# -- consoles already open close with their session (issue 45) ----------------------------
+
+NINE = "Ana\nBruno\nCamila\nDiego\nElena\nFacundo\nGabriela\nHoracio\nInés\n"
+
+
+def colmena_hall(server: Server, http: requests.Session) -> int:
+    """A hall of la colmena for nine students, made through ``http``'s console."""
+    made = http.post(server.url + "/console/halls",
+                     json={"kind": "colmena", "name": "Jueves", "players": NINE, "seed": 7},
+                     timeout=10).json()
+    assert made["ok"], made
+    return made["hall_id"]
+
+
+class Console:
+    """One console session's open screens: a game's console (``gm``) and a hall's
+    (``hall_gm``), real Socket.IO clients, each keeping what it receives."""
+
+    def __init__(self, server: Server, http: requests.Session, game_id: int, hall_id: int):
+        cookie = cookie_header(http)
+        self.game = Client(server, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+        self.halls: list[dict] = []
+        self.hall = socketio.Client(reconnection=False)
+        self.hall.on("hall", self.halls.append)
+        self.hall.connect(server.url, auth={"role": "hall_gm", "hall": hall_id},
+                          headers={"Cookie": cookie}, transports=["websocket"], wait_timeout=10)
+        deadline = time.monotonic() + 10
+        while not self.halls and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.halls, "the hall's view never came"
+
+    def connected(self) -> list[bool]:
+        return [self.game.sio.connected, self.hall.connected]
+
+    def closed_within(self, seconds: float) -> bool:
+        """Whether the server closed both screens within ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while any(self.connected()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return not any(self.connected())
+
+    def received(self) -> tuple[int, int]:
+        return len(self.game.states), len(self.halls)
+
+    def close(self) -> None:
+        self.game.close()
+        self.hall.disconnect()
+
+
+def test_logging_out_closes_that_sessions_open_consoles_and_every_console_all_of_them(server):
+    """«Salir» closes at once the game and hall consoles its session opened (no more
+    hands, no deck order), not another session's; "log out every console" closes every
+    one. Before, they kept receiving every state until they next sent something."""
+    laptop, phone, tablet = server.gm_session(), server.gm_session(), server.gm_session()
+    game_id = server.create_game(laptop, SETTINGS)
+    hall_id = colmena_hall(server, laptop)
+    consoles = {name: Console(server, http, game_id, hall_id)
+                for name, http in (("laptop", laptop), ("phone", phone), ("tablet", tablet))}
+    try:
+        assert laptop.post(server.url + "/console/logout", allow_redirects=False,
+                           timeout=10).status_code == 302
+        assert consoles["laptop"].closed_within(5)
+        heard = consoles["laptop"].received()
+        # The other sessions' consoles are untouched: they act and follow the game.
+        phone_game = consoles["phone"].game
+        assert consoles["phone"].connected() == [True, True]
+        assert consoles["tablet"].connected() == [True, True]
+        seq = phone_game.last["seq"]
+        assert phone_game.act({"do": "declare", "mode": "normal"}, "a1")["ok"]
+        consoles["tablet"].game.wait_seq(seq + 1)
+        assert consoles["laptop"].received() == heard
+
+        assert phone.post(server.url + "/console/logout-all", allow_redirects=False,
+                          timeout=10).status_code == 302
+        assert consoles["phone"].closed_within(5) and consoles["tablet"].closed_within(5)
+        heard = {name: console.received() for name, console in consoles.items()}
+        # A console opened after it (a new login) changes the game: nobody closed hears it.
+        again = server.gm_session()
+        fresh = Client(server, {"role": "gm", "game": game_id}, cookies=cookie_header(again))
+        fresh.connect()
+        try:
+            assert fresh.act({"do": "undo"}, "a2")["ok"]
+            fresh.wait_seq(seq + 2)
+            assert fresh.settled() >= 2
+        finally:
+            fresh.close()
+        assert {name: console.received() for name, console in consoles.items()} == heard
+        assert gm_socket_refused(server, cookie_header(tablet), game_id) is not None
+    finally:
+        for console in consoles.values():
+            console.close()
+        for http in (laptop, phone, tablet):
+            http.close()

@@ -197,8 +197,8 @@ def test_login_logout_the_codes_and_the_device_token(server):
     # Logging out ends the session on the server: a copy of the cookie opens nothing.
     copy = requests.Session()
     copy.cookies.update(gm.cookies)
-    assert gm.get(server.url + "/console/logout", allow_redirects=False,
-                  timeout=10).status_code == 302
+    assert gm.post(server.url + "/console/logout", allow_redirects=False,
+                   timeout=10).status_code == 302
     assert copy.get(f"{server.url}/api/games/{game_id}/codes", timeout=10).status_code == 401
 
 

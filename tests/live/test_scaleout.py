@@ -251,3 +251,40 @@ def test_a_timer_started_through_a_process_that_dies_still_runs_out(two_servers)
         assert tablet.act(act("write", team=2, text="V"))["error"] == "R-U5"
     finally:
         quick_close(tablet, gm)
+
+
+def test_logging_out_through_one_process_closes_the_consoles_open_on_the_other(two_servers):
+    """A logout served by one process closes that session's consoles open on the other
+    (through the kick channel), not another session's; "log out every console" closes
+    every one, wherever it is connected."""
+    import redis
+
+    from services import redis_url
+    from test_console_sessions import Console, colmena_hall
+    a, b = two_servers
+    laptop, phone = a.gm_session(), a.gm_session()
+    game_id = a.create_game(laptop, SETTINGS)
+    hall_id = colmena_hall(a, laptop)
+    on_b = {"laptop": Console(b, laptop, game_id, hall_id),
+            "phone": Console(b, phone, game_id, hall_id)}
+    kicks = a.env["FACILITATOR_MESSAGE_QUEUE_CHANNEL"] + ":kick"
+    queue = redis.Redis.from_url(redis_url())
+    try:
+        deadline = time.monotonic() + 5          # b listens from its first console on
+        while dict(queue.pubsub_numsub(kicks))[kicks.encode()] < 1:
+            assert time.monotonic() < deadline, "b never listened to the kicks"
+            time.sleep(0.02)
+        assert laptop.post(a.url + "/console/logout", allow_redirects=False,
+                           timeout=10).status_code == 302
+        assert on_b["laptop"].closed_within(3)
+        assert on_b["phone"].connected() == [True, True]
+        assert on_b["phone"].game.act({"do": "declare", "mode": "normal"}, "a1")["ok"]
+        assert phone.post(a.url + "/console/logout-all", allow_redirects=False,
+                          timeout=10).status_code == 302
+        assert on_b["phone"].closed_within(3)
+    finally:
+        queue.close()
+        for console in on_b.values():
+            console.close()
+        laptop.close()
+        phone.close()

@@ -151,10 +151,10 @@ class ColmenaHall:
                 yield game, summary
 
     def view(self, plan: dict, summaries: dict[str, dict], audience: Role,
-             shown: list[str]) -> dict:
+             shown: list[str], names: bool = True) -> dict:
         """The teacher's hall view (every table: step, whose turn, score, deck, board,
         penalties, its players) or the projector's (each table's score so far and, once
-        over, its tier; no student's name): never a hand (C-A8)."""
+        over, its tier; no student's name, whatever ``names`` says): never a hand (C-A8)."""
         teacher = audience.kind == GM
         tables = []
         for game, summary in self._tables(plan, summaries):

@@ -92,6 +92,25 @@ def _side(plan: dict, player: int | None) -> dict:
     return {"player": player, "name": plan["players"][player]}
 
 
+def _nameless_side(side: dict | None) -> dict | None:
+    """A side (or a standings row) with its student's name replaced by their number in
+    the tournament (the screen writes «Jugador n»); the bot's stays."""
+    if side is None or "player" not in side:
+        return side
+    return {**side, "name": None, "number": side["player"] + 1}
+
+
+def _nameless(view: dict) -> dict:
+    """The projector's ``view`` with no student's name: pairings, bye, standings and the
+    live boards' players (``view`` is not changed)."""
+    return {**view,
+            "pairings": [{**p, "white": _nameless_side(p["white"]),
+                          "black": _nameless_side(p["black"])} for p in view["pairings"]],
+            "bye": _nameless_side(view["bye"]),
+            "standings": [_nameless_side(row) for row in view["standings"]],
+            "boards": {key: {**board, "players": {}} for key, board in view["boards"].items()}}
+
+
 class HiveHall:
     """A Hive tournament of a whole class (see the module's docstring)."""
 
@@ -184,9 +203,11 @@ class HiveHall:
         return out
 
     def view(self, plan: dict, summaries: dict[str, dict], audience: Role,
-             shown: list[str]) -> dict:
+             shown: list[str], names: bool = True) -> dict:
         """The teacher's hall view or the projector's (the module's docstring has its
-        shape); Hive has no secret, and the boards are the games' watcher views."""
+        shape); Hive has no secret, and the boards are the games' watcher views.
+        ``names`` False (a class that keeps names off the projector): the projector's
+        pairings, bye, standings and boards name no student (``_nameless``)."""
         r = len(plan["rounds"])
         byes = [b["bye"] for b in plan["rounds"][-1] if "bye" in b]
         standings = self.standings(plan, summaries)
@@ -206,6 +227,8 @@ class HiveHall:
                                      "message": refused.message}
         else:
             out["boards"] = {key: summaries[key]["board"] for key in shown if key in summaries}
+            if not names:
+                out = _nameless(out)
         return out
 
     def check_shown(self, plan: dict, keys: list[str]) -> None:

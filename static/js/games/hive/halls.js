@@ -18,12 +18,14 @@ import { styles, because as ruleLine } from './screen.js';
 const { t, has, num, ordinal } = W;
 const COLOURS = ['white', 'black'];
 const because = (rule, message) => ruleLine(rule, message).text;
+/** A side's or a standings row's name; «Jugador n» where the class keeps names off the projector. */
+const nameOf = (x) => (x.name != null ? x.name : t('hivehall.player', { n: num(x.number) }));
 
 /** A board's state in words: whose turn, or the result and its reason. */
 function boardState(p) {
   if (p.over) {
     const head = p.result === 'draw' ? t('hive.result.draw')
-      : p.result ? t('hive.result.won', { side: t('colour.' + p.result) + ' (' + p[p.result].name + ')' }) : '';
+      : p.result ? t('hive.result.won', { side: t('colour.' + p.result) + ' (' + nameOf(p[p.result]) + ')' }) : '';
     const key = 'hive.reason.' + p.rule;
     const reason = p.reason === 'bell' ? t('hive.hall.bell_reason')
       : p.rule && has(key) ? t(key, { reason: p.reason }) : (p.reason || '');
@@ -39,7 +41,7 @@ const roundLine = (view) => html`<p class="hive-hall-round" data-testid="hall-ro
 /** The standings table (`narrow`: the projector's column, without the losses). */
 function standings(view, narrow) {
   const cols = ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'].filter((c) => !narrow || c !== 'losses');
-  const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? row.name : num(row[c]));
+  const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? nameOf(row) : num(row[c]));
   return html`<section class="hive-hall-standings" data-testid="hall-standings" aria-labelledby="hh-st">
     <h2 id="hh-st">${t('hive.hall.standings')}</h2>
     <div class="scroll" tabindex="0"><table><thead><tr>${cols.map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
@@ -47,8 +49,8 @@ function standings(view, narrow) {
     <p class="muted">${t('hive.hall.tiebreak')}</p></section>`;
 }
 
-const byeLine = (view) => (view.bye ? html`<p data-testid="hall-bye">${t('hive.hall.bye', { name: view.bye.name })}</p>` : nothing);
-const boardTitle = (p) => t('hive.hall.board_title', { n: num(p.place), white: p.white.name, black: p.black.name });
+const byeLine = (view) => (view.bye ? html`<p data-testid="hall-bye">${t('hive.hall.bye', { name: nameOf(view.bye) })}</p>` : nothing);
+const boardTitle = (p) => t('hive.hall.board_title', { n: num(p.place), white: nameOf(p.white), black: nameOf(p.black) });
 
 /* ---- the teacher's hall view --------------------------------------------------- */
 function teacher(box, page, conn) {
@@ -78,7 +80,7 @@ function teacher(box, page, conn) {
       paint();
     };
     return html`<tr data-testid=${'hall-pairing-' + p.key} class=${p.over ? 'over' : nothing}>
-      <th scope="row">${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${p[c].name}</span></td>`)}
+      <th scope="row">${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
       <td data-testid=${'hall-state-' + p.key}>${boardState(p)}</td>
       <td>${game.table_code ? html`<code class="code" data-testid=${'hall-board-code-' + p.key}>${game.table_code}</code>
         <a href=${'/qr/' + game.table_code + '.svg'} target="_blank" rel="noopener">${t('hive.hall.qr')}</a>` : ''}</td>
