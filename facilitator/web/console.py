@@ -100,17 +100,53 @@ def logout_all():
 @bp.route("/")
 @gm_required
 def games():
-    """Past games and the set-up form of a new one."""
-    return _games_page()
-
-
-def _games_page(new_form: dict | None = None, new_error: dict | None = None):
-    """The games page; ``new_form`` and ``new_error``: a game's form sent back with what
-    was wrong with it."""
+    """The console's home: the games it plays side by side (a card each, with its ways
+    to be played), then the halls and the games already made."""
     from ..services.halls import halls
-    return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults(), bounds=setup_bounds(), halls=halls().listing(),
-                           text_kinds=text_kinds(), new_form=new_form, new_error=new_error)
+    return render_template("console/games.html", games=games_listing(), halls=halls().listing(),
+                           cards=game_cards())
+
+
+def game_cards() -> list[dict]:
+    """Each game the home offers, in the registry's order: its ``kind`` and its ways to
+    be played, each ``{"key", "href", "testid"}``: a single game (the set-up form's game,
+    or a kind with a form of its own) and the whole class at once (a kind with hall
+    rules). The words are the game's catalog's: ``<kind>.home.pitch``, ``.home.single``,
+    ``.home.hall``."""
+    from .halls import hall_kinds
+    in_halls = {found["kind"] for found in hall_kinds()}
+    cards = []
+    for name in names():
+        ways = []
+        if name == DEFAULT_KIND or name in text_kinds():
+            ways.append({"key": f"{name}.home.single", "testid": f"new-{name}-link",
+                         "href": url_for("console.new_game", game=name)})
+        if name in in_halls:
+            ways.append({"key": f"{name}.home.hall", "testid": f"hall-{name}-link",
+                         "href": url_for("halls.new_hall", kind=name)})
+        if ways:
+            cards.append({"kind": name, "ways": ways})
+    return cards
+
+
+@bp.route("/new/<game>")
+@gm_required
+def new_game(game: str):
+    """The form of a single new game of ``game``: the set-up form's game, or a kind
+    with a form of its own (``console/new_<kind>.html``)."""
+    if game != DEFAULT_KIND and game not in text_kinds():
+        abort(404)
+    return _new_game_page(game)
+
+
+def _new_game_page(game: str, new_form: dict | None = None, new_error: dict | None = None):
+    """A game's form page; ``new_form`` and ``new_error``: the form sent back with what
+    was wrong with it."""
+    if game == DEFAULT_KIND:
+        return render_template("console/new.html", game_kind=game, banks=list_banks(database),
+                               defaults=setup_defaults(), bounds=setup_bounds())
+    return render_template("console/new.html", game_kind=game, form_kind=game,
+                           new_form=new_form, new_error=new_error)
 
 
 def text_kinds() -> list[str]:
@@ -140,7 +176,7 @@ def create_game_form():
     try:
         game_id = _create_other(data)
     except Refusal as refusal:
-        return _games_page(form, _refused_form(form["kind"], refusal)), 400
+        return _new_game_page(form["kind"], form, _refused_form(form["kind"], refusal)), 400
     return redirect(url_for("console.game", game_id=game_id))
 
 

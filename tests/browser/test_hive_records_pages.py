@@ -28,7 +28,7 @@ def test_the_hive_form_and_a_won_games_results(room, size):
     page = room.screens.page(f"hive-records-{size}", viewport, mobile=touch,
                              storage_state=room.gm.context.storage_state(), bypass_csp=True)
     url = room.server.url
-    page.goto(url + "/console/")
+    page.goto(url + "/console/new/hive")
     form = page.get_by_test_id("new-hive-form")
     form.get_by_test_id("new-hive-name").fill(f"Final de Hive ({size})")
     form.get_by_test_id("new-hive-white").fill("María Zambrano de los Estoicos")
