@@ -235,6 +235,12 @@ class Room:
         expect(gm.get_by_test_id("create-game")).to_be_visible()
         return gm
 
+    def console_page(self, name: str, viewport: dict, mobile: bool = False):
+        """Another page logged in as this console, in a context of its own (``mobile``:
+        touch), where axe-core can be injected."""
+        return self.screens.page(name, viewport, mobile=mobile,
+                                 storage_state=self.gm.context.storage_state(), bypass_csp=True)
+
     def new_class(self, name: str) -> str:
         """Create a class through the console's classes page: the address of its page."""
         gm = self.gm

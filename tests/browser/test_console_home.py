@@ -27,10 +27,8 @@ def boxes(page) -> list[dict]:
 @pytest.mark.parametrize("size", SIZES)
 def test_the_home_offers_the_three_games_side_by_side(room, size):
     viewport, touch = SIZES[size]
-    page = room.screens.page(f"home-{size}", viewport, mobile=touch,
-                             storage_state=room.gm.context.storage_state(), bypass_csp=True)
-    url = room.server.url
-    page.goto(url + "/console/?lang=es")
+    page = room.console_page(f"home-{size}", viewport, mobile=touch)
+    page.goto(room.server.url + "/console/?lang=es")
     expect(page.get_by_test_id("brand")).to_have_text("El facilitador")
     expect(page.get_by_test_id("game-card-partida").get_by_role("heading")).to_have_text("La partida")
     expect(page.get_by_test_id("game-card-colmena").get_by_role("heading")).to_have_text("La colmena")
