@@ -73,8 +73,8 @@ def test_the_home_offers_the_three_games_side_by_side(gm):
     assert cards == ["partida", "colmena", "hive"]
     assert 'data-testid="setup-form"' not in html            # the quiz's form is a card's page
     links = dict(re.findall(r'href="([^"]+)" data-testid="((?:new|hall)-\w+-link)"', html))
-    assert set(links.values()) == {"new-partida-link", "hall-colmena-link", "new-hive-link",
-                                   "hall-hive-link"}
+    assert set(links.values()) == {"new-partida-link", "new-colmena-link", "hall-colmena-link",
+                                   "new-hive-link", "hall-hive-link"}
     for href in links:
         assert gm.get(href.replace("&amp;", "&")).status_code == 200, href
     assert "Crear una partida" in html and "Un torneo de la clase" in html
@@ -82,5 +82,21 @@ def test_the_home_offers_the_three_games_side_by_side(gm):
     chosen = page(gm, "/console/halls/new?kind=hive")
     assert re.search(r'value="hive" data-testid="hall-kind-hive" checked', chosen)
     assert not re.search(r'value="colmena" data-testid="hall-kind-colmena" checked', chosen)
-    assert gm.get("/console/new/colmena").status_code == 404    # no single-table form (yet)
     assert gm.get("/console/new/nothing").status_code == 404
+
+
+def test_the_colmena_card_makes_a_single_table(gm):
+    assert brand(page(gm, "/console/new/colmena")) == "La colmena"
+    made = gm.post("/console/games/form", data={"kind": "colmena", "name": "Mesa del fondo",
+                                                "seated": "Ana\r\nBea\r\n\r\nCarla\r\n"})
+    assert made.status_code == 302, made.get_data(as_text=True)
+    game_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    record = gm.get(f"/console/{game_id}/record.json").json
+    assert record["settings"]["players"] == ["Ana", "Bea", "Carla"]
+    assert title(page(gm, f"/console/{game_id}")) == "Mesa del fondo · La colmena"
+    refused = gm.post("/console/games/form", data={"kind": "colmena", "name": "Mesa",
+                                                   "seated": "A\nB\nC\nD\nE"})
+    assert refused.status_code == 400
+    html = refused.get_data(as_text=True)
+    assert "No se puede crear la mesa: la colmena se juega de 2 a 4, o 1 solo." in html
+    assert ">A\nB\nC\nD\nE</textarea>" in html                # what was typed, kept

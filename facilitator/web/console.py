@@ -151,25 +151,29 @@ def _new_game_page(game: str, new_form: dict | None = None, new_error: dict | No
 
 def text_kinds() -> list[str]:
     """The games a single game of which the console makes with a form of its own
-    (``console/new_<kind>.html``): those that go on from a pasted text of the game."""
+    (``console/new_<kind>.html``, posted to ``/console/games/form``): every game but the
+    set-up form's that has such a template."""
+    templates = current_app.jinja_env.list_templates()
     return [name for name in names() if name != DEFAULT_KIND
-            and hasattr(kind(name), "record_of_text")]
+            and f"console/new_{name}.html" in templates]
 
 
 @bp.post("/games/form")
 @gm_required
 def create_game_form():
     """Create a single game of a kind with a form of its own (a Hive pair's: the players
-    by colour, the computer's colour, a turn limit, a pasted GameString to go on from);
-    its console next, or the form again saying what is wrong (400)."""
+    by colour, the computer's colour, a turn limit, a pasted GameString to go on from; a
+    table's players by seat, one a line, in ``seated``); its console next, or the form again saying what is wrong (400)."""
     form = {key: request.form.get(key, "")[:MAX_FORM_FIELD]
-            for key in ("kind", "name", "white", "black", "bot", "turn_limit", "pasted")}
+            for key in ("kind", "name", "white", "black", "bot", "turn_limit", "pasted", "seated")}
     if form["kind"] not in text_kinds():
         abort(400)                      # no such form on the page: a hand-made request
     players = {colour: form[colour].strip() for colour in ("white", "black")
                if form[colour].strip()}
     settings = {key: int(form[key]) if form[key].strip().isdecimal() else form[key]
                 for key in ("bot", "turn_limit") if form[key].strip()}
+    if form["seated"].strip():          # players by seat, one a line (a colmena table's)
+        settings["players"] = [line.strip() for line in form["seated"].splitlines() if line.strip()]
     data = {"kind": form["kind"], "name": form["name"], "settings": settings,
             "pasted": form["pasted"] if form["pasted"].strip() else None,
             "players": players or None}
