@@ -90,13 +90,16 @@ def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
     if hasattr(live.presence, "keep_alive"):          # several processes: say we are alive
         socketio.start_background_task(live.presence.keep_alive, socketio.sleep)
 
-    click.echo(f"La partida — facilitator on {base}")
+    from .games import names
+    from .i18n import game_name
+    # The product and the games it plays, each by its catalog's name (never written here).
+    click.echo(f"The facilitator ({', '.join(game_name('en', n) for n in names())}) on {base}")
     if database.schema_change is not None:          # said first: the teacher should know
         click.echo(f"  {database.schema_change.describe()}")
     # "console secret" / «clave de la consola»: the login page's words for it.
     click.echo(f"  GM console:      {base}/console   (console secret / clave de la consola: "
                f"{secret})")
-    click.echo(f"  Teams join at:   {base}/join   (or scan the team's QR code)")
+    click.echo(f"  Students join:   {base}/join   (or scan a QR code on the projector)")
     click.echo("  Projector:       open it from the game's console page")
     if local_only(host):
         click.echo("  Only this laptop can connect. For tablets: "

@@ -121,7 +121,7 @@ def test_a_game_without_a_text_of_its_own_refuses_a_paste(gm):
 
 
 def test_the_consoles_hive_form_makes_a_pair_s_game(app, gm):
-    page = gm.get("/console").get_data(as_text=True)
+    page = gm.get("/console/new/hive").get_data(as_text=True)
     assert 'data-testid="new-hive-form"' in page and 'name="pasted"' in page
     made = gm.post("/console/games/form", data={
         "kind": "hive", "name": "Mesa 3", "white": "Ana Díaz", "black": "", "bot": "2",

@@ -256,7 +256,7 @@ def test_a_game_language_must_be_one_of_the_three(app, language):
 
 
 def test_the_set_up_form_offers_the_game_language(gm):
-    text = gm.get("/console").get_data(as_text=True)
+    text = gm.get("/console/new/partida").get_data(as_text=True)
     assert '"languages"' in text and "setup.language" in text
 
 

@@ -121,7 +121,7 @@ def test_the_set_up_form_gets_the_games_bounds_and_default_schedules(gm):
     none of them itself."""
     import json
     import re
-    page = gm.get("/console").get_data(as_text=True)
+    page = gm.get("/console/new/partida").get_data(as_text=True)
     found = re.search(r'<script id="setup-data" type="application/json">(.*?)</script>', page, re.S)
     bounds = json.loads(found.group(1))["bounds"]
     assert bounds["teams"] == {"min": 4, "max": 6}

@@ -95,7 +95,7 @@ def test_a_wrong_address_gets_a_spanish_page_with_a_way_back(gm, path, back):
 def test_a_wrong_join_code_stays_on_the_join_page(gm):
     page = gm.get("/j/NOPE0000")
     assert page.status_code == 404
-    assert 'No hay ningún equipo con ese código. Rev' in page.get_data(as_text=True)          # join.unknown, in Spanish
+    assert 'Ese código no lleva a ninguna partida. Rev' in page.get_data(as_text=True)          # join.unknown, in Spanish
     assert 'value="NOPE-0000"' in page.get_data(as_text=True)
 
 

@@ -45,6 +45,15 @@ def translate(lang: str, key: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
+def game_name(lang: str, kind: str | None) -> str:
+    """What the pages call a game of ``kind``: its catalog's ``<kind>.name`` («La colmena»),
+    else the kind's own name (a game plugged in without a catalog); without a kind, the
+    product's name (``app.name``, «El facilitador»)."""
+    if not kind:
+        return translate(lang, "app.name")
+    return catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).get(f"{kind}.name", kind)
+
+
 def pick_language(requested: str | None, cookie: str | None, accept: str | None,
                   game: str | None = None) -> str:
     """The language for a request: ``?lang=``, then the device's cookie, then the game's

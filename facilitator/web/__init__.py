@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, abort, g, request
 from markupsafe import Markup
 
-from ..i18n import LANGUAGES, catalog, format_date, ordinal, pick_language, translate
+from ..i18n import LANGUAGES, catalog, format_date, game_name, ordinal, pick_language, translate
 
 
 def register_blueprints(app: Flask) -> None:
@@ -80,6 +80,7 @@ def register_blueprints(app: Flask) -> None:
         variant = "es" if lang == "es-ES" else "es-ES"          # the other Spanish
         return {"lang": lang, "catalog": catalog(lang),
                 "t": lambda key, **params: translate(lang, key, **params),
+                "game_title": lambda kind=None: game_name(lang, kind),
                 "languages": LANGUAGES,
                 "other_lang": other, "other_lang_url": _language_url(other),
                 "variant_lang": variant, "variant_lang_url": _language_url(variant),

@@ -113,47 +113,87 @@ def logout_all():
 @bp.route("/")
 @gm_required
 def games():
-    """Past games and the set-up form of a new one."""
-    return _games_page()
-
-
-def _games_page(new_form: dict | None = None, new_error: dict | None = None):
-    """The games page; ``new_form`` and ``new_error``: a game's form sent back with what
-    was wrong with it."""
+    """The console's home: the games it plays side by side (a card each, with its ways
+    to be played), then the halls and the games already made."""
     from ..services.halls import halls
-    return render_template("console/games.html", games=games_listing(), banks=list_banks(database),
-                           defaults=setup_defaults(), bounds=setup_bounds(), halls=halls().listing(),
-                           text_kinds=text_kinds(), new_form=new_form, new_error=new_error)
+    return render_template("console/games.html", games=games_listing(), halls=halls().listing(),
+                           cards=game_cards())
+
+
+def game_cards() -> list[dict]:
+    """Each game the home offers, in the registry's order: its ``kind`` and its ways to
+    be played, each ``{"key", "href", "testid"}``: a single game (the set-up form's game,
+    or a kind with a form of its own) and the whole class at once (a kind with hall
+    rules). The words are the game's catalog's: ``<kind>.home.pitch``, ``.home.single``,
+    ``.home.hall``."""
+    from .halls import hall_kinds
+    in_halls = {found["kind"] for found in hall_kinds()}
+    cards = []
+    for name in names():
+        ways = []
+        if name == DEFAULT_KIND or name in text_kinds():
+            ways.append({"key": f"{name}.home.single", "testid": f"new-{name}-link",
+                         "href": url_for("console.new_game", game=name)})
+        if name in in_halls:
+            ways.append({"key": f"{name}.home.hall", "testid": f"hall-{name}-link",
+                         "href": url_for("halls.new_hall", kind=name)})
+        if ways:
+            cards.append({"kind": name, "ways": ways})
+    return cards
+
+
+@bp.route("/new/<game>")
+@gm_required
+def new_game(game: str):
+    """The form of a single new game of ``game``: the set-up form's game, or a kind
+    with a form of its own (``console/new_<kind>.html``)."""
+    if game != DEFAULT_KIND and game not in text_kinds():
+        abort(404)
+    return _new_game_page(game)
+
+
+def _new_game_page(game: str, new_form: dict | None = None, new_error: dict | None = None):
+    """A game's form page; ``new_form`` and ``new_error``: the form sent back with what
+    was wrong with it."""
+    if game == DEFAULT_KIND:
+        return render_template("console/new.html", game_kind=game, banks=list_banks(database),
+                               defaults=setup_defaults(), bounds=setup_bounds())
+    return render_template("console/new.html", game_kind=game, form_kind=game,
+                           new_form=new_form, new_error=new_error)
 
 
 def text_kinds() -> list[str]:
     """The games a single game of which the console makes with a form of its own
-    (``console/new_<kind>.html``): those that go on from a pasted text of the game."""
+    (``console/new_<kind>.html``, posted to ``/console/games/form``): every game but the
+    set-up form's that has such a template."""
+    templates = current_app.jinja_env.list_templates()
     return [name for name in names() if name != DEFAULT_KIND
-            and hasattr(kind(name), "record_of_text")]
+            and f"console/new_{name}.html" in templates]
 
 
 @bp.post("/games/form")
 @gm_required
 def create_game_form():
     """Create a single game of a kind with a form of its own (a Hive pair's: the players
-    by colour, the computer's colour, a turn limit, a pasted GameString to go on from);
-    its console next, or the form again saying what is wrong (400)."""
+    by colour, the computer's colour, a turn limit, a pasted GameString to go on from; a
+    table's players by seat, one a line, in ``seated``); its console next, or the form again saying what is wrong (400)."""
     form = {key: request.form.get(key, "")[:MAX_FORM_FIELD]
-            for key in ("kind", "name", "white", "black", "bot", "turn_limit", "pasted")}
+            for key in ("kind", "name", "white", "black", "bot", "turn_limit", "pasted", "seated")}
     if form["kind"] not in text_kinds():
         abort(400)                      # no such form on the page: a hand-made request
     players = {colour: form[colour].strip() for colour in ("white", "black")
                if form[colour].strip()}
     settings = {key: int(form[key]) if form[key].strip().isdecimal() else form[key]
                 for key in ("bot", "turn_limit") if form[key].strip()}
+    if form["seated"].strip():          # players by seat, one a line (a colmena table's)
+        settings["players"] = [line.strip() for line in form["seated"].splitlines() if line.strip()]
     data = {"kind": form["kind"], "name": form["name"], "settings": settings,
             "pasted": form["pasted"] if form["pasted"].strip() else None,
             "players": players or None}
     try:
         game_id = _create_other(data)
     except Refusal as refusal:
-        return _games_page(form, _refused_form(form["kind"], refusal)), 400
+        return _new_game_page(form["kind"], form, _refused_form(form["kind"], refusal)), 400
     return redirect(url_for("console.game", game_id=game_id))
 
 

@@ -4,7 +4,7 @@ and the hall's projector. What each screen shows comes from the hall rules' view
 from __future__ import annotations
 
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
-                   render_template, url_for)
+                   render_template, request, url_for)
 
 from ..extensions import database, store
 from ..resources import data_path
@@ -51,7 +51,9 @@ def new_hall():
     """The form that makes a hall: the game, its name, who plays (a pasted list or a
     class's students present) and the hall's settings."""
     kinds = hall_kinds()
-    return render_template("console/hall_new.html", kinds=kinds,
+    asked = request.args.get("kind")               # the home's card of a game: it is chosen
+    chosen = asked if asked in [k["kind"] for k in kinds] else None
+    return render_template("console/hall_new.html", kinds=kinds, chosen=chosen,
                            classes=list_classes(database),
                            kind_prefixes=tuple(k["kind"] + "hall." for k in kinds))
 

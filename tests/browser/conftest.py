@@ -211,7 +211,8 @@ class Room:
 
     # ---- the GM ---------------------------------------------------------------
     def login(self):
-        """Log in with the GM password through the login form.
+        """Log in with the GM password through the login form, then open la partida's
+        set-up form from its card on the console's home.
 
         The form is used once per server; later consoles on the same server reuse
         that session's cookie (the server allows 10 logins a minute from one address).
@@ -228,8 +229,17 @@ class Room:
             gm.get_by_test_id("login-submit").click()
             gm.wait_for_url(re.compile(r"/console/?$"))
             GM_SESSIONS[key] = gm.context.storage_state()
+        # The home offers the games side by side; la partida's card opens its set-up form.
+        gm.get_by_test_id("new-partida-link").click()
+        gm.wait_for_url(re.compile(r"/console/new/partida$"))
         expect(gm.get_by_test_id("create-game")).to_be_visible()
         return gm
+
+    def console_page(self, name: str, viewport: dict, mobile: bool = False):
+        """Another page logged in as this console, in a context of its own (``mobile``:
+        touch), where axe-core can be injected."""
+        return self.screens.page(name, viewport, mobile=mobile,
+                                 storage_state=self.gm.context.storage_state(), bypass_csp=True)
 
     def new_class(self, name: str) -> str:
         """Create a class through the console's classes page: the address of its page."""

@@ -170,6 +170,7 @@ def test_every_console_page_fits_a_phone(room, screens, server, tmp_path):
         gm.close()
 
     phone.visit("/console/", "games")
+    phone.visit("/console/new/partida", "games-new")
     page.locator("[data-testid=advanced] > summary").click()
     phone.check("games-advanced")
 
@@ -343,7 +344,7 @@ def test_a_game_link_opened_logged_out_comes_back_after_the_login(room, screens,
         page.get_by_test_id("login-submit").click()
         page.wait_for_url(re.compile(r"/console/?$"))
         assert page.url.startswith(server.url + "/console"), page.url
-        expect(page.get_by_test_id("setup-form")).to_be_visible()
+        expect(page.get_by_test_id("game-cards")).to_be_visible()
 
 
 #: The boxes the GM needs on screen after "Leer esta pregunta", and the action bar's.

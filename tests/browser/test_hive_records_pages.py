@@ -25,10 +25,9 @@ def clean(page) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_the_hive_form_and_a_won_games_results(room, size):
     viewport, touch = SIZES[size]
-    page = room.screens.page(f"hive-records-{size}", viewport, mobile=touch,
-                             storage_state=room.gm.context.storage_state(), bypass_csp=True)
+    page = room.console_page(f"hive-records-{size}", viewport, mobile=touch)
     url = room.server.url
-    page.goto(url + "/console/")
+    page.goto(url + "/console/new/hive")
     form = page.get_by_test_id("new-hive-form")
     form.get_by_test_id("new-hive-name").fill(f"Final de Hive ({size})")
     form.get_by_test_id("new-hive-white").fill("María Zambrano de los Estoicos")

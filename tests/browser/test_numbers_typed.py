@@ -104,7 +104,7 @@ def test_the_set_up_form_reads_its_numbers_and_sends_nothing_it_cannot_read(room
     room.shot(gm, "setup-rounds-unreadable")
     gm.get_by_test_id("create-game").click()
     expect(gm.get_by_test_id("create-error")).to_contain_text(re.compile(r"no se (envió|ha enviado) nada"))
-    assert re.search(r"/console/?$", gm.url)
+    assert re.search(r"/console/new/partida$", gm.url)          # still the form: nothing made
 
     gm.get_by_test_id("rounds").fill("2")
     expect(gm.get_by_test_id("rounds-error")).to_be_hidden()

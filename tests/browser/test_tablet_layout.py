@@ -46,6 +46,9 @@ def test_pages_before_the_game_have_no_axe_violation(room, server, screens):
     page.goto(server.url + "/console/login")
     check(room, page, "login")
     room.gm.goto(server.url + "/console")
+    expect(room.gm.get_by_test_id("game-cards")).to_be_visible()
+    check(room, room.gm, "home")
+    room.gm.goto(server.url + "/console/new/partida")
     expect(room.gm.get_by_test_id("create-game")).to_be_visible()
     check(room, room.gm, "setup")
 
