@@ -96,11 +96,7 @@ class LiveHalls:
     def _names_shown(self, hall: dict) -> bool:
         """Whether the hall's projector may show students' names (a class may keep them
         off it)."""
-        if hall.get("class_id") is None:
-            return True
-        from ..store.classes import get_class
-        found = get_class(self.halls.database, hall["class_id"])
-        return bool(found and found.get("projector_names"))
+        return bool(hall.get("projector_names", True))
 
     def _asks(self, games: list[dict]) -> list[dict]:
         """Every open request of a second device for a seat of the hall's games, with the

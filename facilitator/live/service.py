@@ -87,11 +87,8 @@ class LiveGames:
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed
         self.halls = LiveHalls(Halls(store), socketio, self.act,   # a hall's own screens
                                self._loaded, lambda: self.sole_process)
-<<<<<<< HEAD
         self.seats = LiveSeats(self)                 # who holds each seat
-=======
         self.consoles = ConsoleConnections()         # teacher connection → its session
->>>>>>> sessions45
 
     # -- operations ------------------------------------------------------------------
 

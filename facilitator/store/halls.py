@@ -15,15 +15,9 @@ from sqlalchemy.orm import aliased
 
 from ..games import Refusal, kind
 from ..safe_text import UnsafeText, check_all, check_text
-<<<<<<< HEAD
 from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .games import SCREEN_CODE, GameStore
-from .models import GameRow, HallRow, JoinCodeRow
-=======
-from .codes import WATCH_CODE_LENGTH, new_code
-from .games import GameStore
 from .models import ClassRow, GameRow, HallRow, JoinCodeRow
->>>>>>> sessions45
 
 #: At most this many players in one hall (a lecture hall's class).
 MAX_PLAYERS = 200
@@ -162,7 +156,11 @@ class Halls:
         with self.database.read() as connection:
             return _read_hall(connection, hall_id)
 
-<<<<<<< HEAD
+    def of_class(self, class_id: int) -> list[int]:
+        """The halls made from class ``class_id`` (their projectors follow its choices)."""
+        with self.database.read() as connection:
+            return list(connection.scalars(select(HallRow.id).where(HallRow.class_id == class_id)))
+
     def of_door_code(self, code: object) -> int | None:
         """The hall whose door code (the lecture's code) is ``code``, typed in any case,
         with or without its dash; or None."""
@@ -205,12 +203,6 @@ class Halls:
             except Refusal:
                 continue            # the hall changed meanwhile: look again
         return "held"
-=======
-    def of_class(self, class_id: int) -> list[int]:
-        """The halls made from class ``class_id`` (their projectors follow its choices)."""
-        with self.database.read() as connection:
-            return list(connection.scalars(select(HallRow.id).where(HallRow.class_id == class_id)))
->>>>>>> sessions45
 
     def of_watch_code(self, code: object) -> int | None:
         """The hall whose projector code is ``code``, or None."""

@@ -101,7 +101,7 @@ def _names_page(hall: dict, held, error: str | None = None):
                      for n, name in enumerate(hall["players"])),
                     key=lambda p: p["name"].casefold())
     response = make_response(render_template("team/door.html", hall=hall, people=people,
-                                             error=error))
+                                             error=error, game_kind=hall["kind"]))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -133,7 +133,8 @@ def seat():
     name = hall["players"][held.player] if held.player < len(hall["players"]) else "?"
     place = _place(hall, held.player)
     if place.get("bye"):
-        return _no_store(render_template("team/bye.html", hall=hall, name=name, place=place))
+        return _no_store(render_template("team/bye.html", hall=hall, name=name, place=place,
+                                         game_kind=hall["kind"]))
     live = current_app.extensions["facilitator_live"]
     holder = hall["holders"].get(str(held.player))
     answer = live.seats.claim(place["game_id"], place["seat"], held.device, holder)

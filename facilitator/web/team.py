@@ -169,6 +169,7 @@ def waiting_page(game_id: int, seat: int, refused: bool, state_url: str, again_u
     names = {s["seat"]: s["name"] for s in seat_list(match)}
     response = make_response(render_template(
         "team/waiting.html", game_name=row.name, seat_name=names.get(seat, str(seat)),
+        game_kind=row.kind,
         refused=refused, state_url=state_url, again_url=again_url))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -194,7 +195,7 @@ def _chooser(row, error: str | None = None):
     """The page where a device that joined with a table's code chooses its seat."""
     use_game_language(row.settings)
     return render_template("team/choose.html", game_name=row.name, seats=_seats_to_choose(row),
-                           error=error, hint=f"{row.kind}.seatpick_hint")
+                           error=error, hint=f"{row.kind}.seatpick_hint", game_kind=row.kind)
 
 
 @bp.route("/games/<game>/<name>")
