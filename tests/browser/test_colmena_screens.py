@@ -155,8 +155,7 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
     game_id, codes, watch = new_table(server, http, ["Ana Díaz", "Bea Gil"])
 
     table = screens.page("table", TABLET, mobile=True)
-    table.goto(f"{server.url}/j/{codes[0]}")
-    table.get_by_test_id("choose-table").click()
+    table.goto(f"{server.url}/j/{codes[-1]}")      # the screen code, from the teacher's console
     phones = {}
     for seat in (1, 2):
         phones[seat] = screens.page(f"phone{seat}", PHONE, mobile=True)

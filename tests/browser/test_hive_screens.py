@@ -90,8 +90,7 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     room = make_room(hive_server)
     _game_id, codes, watch = new_game(room, "Hive en la mesa")
     table = screens.page("table", TABLET, mobile=True)
-    table.goto(f"{hive_server.url}/j/{codes[0]}")
-    table.get_by_test_id("choose-table").click()           # the chooser: the table's screen
+    table.goto(f"{hive_server.url}/j/{codes[-1]}")   # the table's screen code (C-Q2, H-G8)
     status = table.get_by_test_id("hive-status")
     expect(status).to_contain_text("blancas")
     assert "White" not in status.inner_text()            # a default name is its colour (H-W4)
