@@ -90,7 +90,8 @@ def test_a_class_hall_projector_names_no_student_and_the_teachers_view_does(app,
     # The class lets the projector show names: the hall's projector shows them.
     assert gm.post(f"/console/classes/{class_id}", json={"projector_names": True}).json["ok"]
     shown = hall_screens(app, gm, hall_id)["hall_watcher"]
-    assert named(shown) == (PARTS if kind == "hive" else set())   # la colmena's: table lines
+    # Names allowed: the projector names the students (la colmena's in who sits where).
+    assert named(shown) == PARTS
 
 
 def test_a_hall_of_a_pasted_list_shows_names_on_its_projector(app, gm):

@@ -76,10 +76,12 @@ class LiveHalls:
                 message["games"] = games
                 message["asks"] = self._asks(games)
                 message["seating"] = seating
-            elif self._names_shown(found[0]):
-                message["seating"] = seating
+            elif self._names_shown(found[0]):   # names only until a table starts
+                message["seating"] = [table if not table["started"] else
+                                      {**table, "players": []} for table in seating]
             else:                   # the class keeps names off the projector
-                message["seating"] = [{**table, "players": []} for table in seating]
+                message["seating"] = [{**table, "name": table["key"], "players": []}
+                                      for table in seating]
         return list(zip(roles, screens))
 
     def _seating(self, hall: dict, games: list[dict]) -> list[dict]:

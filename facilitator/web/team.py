@@ -260,6 +260,11 @@ def play():
     audience, row = found
     if audience.team == CHOOSING:
         return _chooser(row)
+    if audience.team > 0 and str(audience.team) not in (row.claims or {}):
+        # A personal seat nobody holds (its holder was removed): this device takes it.
+        match, _row = store.current(row.id)
+        if personal(match):
+            _live().seats.claim(row.id, audience.team, audience.device)
     use_game_language(row.settings)          # the game's language unless this device chose one
     game_kind = kind(row.kind)
     page = getattr(game_kind, "pages", {}).get("seat")
