@@ -57,24 +57,32 @@ def issue_device_token(secret_key: str, public_id: str, team: int, device: str |
         "i": int(time.time() if issued is None else issued)})
 
 
-def decode_device_token(secret_key: str, token: object) -> DeviceToken | None:
-    """What a device token says, or None if it is forged, malformed or of the old form
-    (an integer game id: such tokens are refused, join again)."""
+def _signed_fields(serializer: URLSafeSerializer, token: object, keys: str) -> tuple | None:
+    """The values of ``keys`` (one letter each) in the signed token ``token``, when it is
+    genuine and holds: an id (text of 1 to 64 characters), a whole number, a device id and
+    when it was issued (a whole number); else None."""
     if not isinstance(token, str) or len(token) > 300:
         return None
     try:
-        data = _serializer(secret_key).loads(token)
+        data = serializer.loads(token)
     except BadSignature:
         return None
     if not isinstance(data, dict):
         return None
-    public_id, team, device, issued = data.get("g"), data.get("t"), data.get("d"), data.get("i")
+    public_id, number, device, issued = (data.get(key) for key in keys)
     if (not isinstance(public_id, str) or not 0 < len(public_id) <= 64
-            or not isinstance(team, int) or isinstance(team, bool)
+            or not isinstance(number, int) or isinstance(number, bool)
             or not isinstance(device, str) or not 0 < len(device) <= 64
             or not isinstance(issued, int) or isinstance(issued, bool)):
         return None
-    return DeviceToken(public_id, team, device, issued)
+    return public_id, number, device, issued
+
+
+def decode_device_token(secret_key: str, token: object) -> DeviceToken | None:
+    """What a device token says, or None if it is forged, malformed or of the old form
+    (an integer game id: such tokens are refused, join again)."""
+    found = _signed_fields(_serializer(secret_key), token, "gtdi")
+    return DeviceToken(*found) if found is not None else None
 
 
 def read_device_token(secret_key: str, token: object, games, grace_hours: float,
@@ -141,18 +149,5 @@ def issue_hall_token(secret_key: str, public_id: str, player: int,
 
 def decode_hall_token(secret_key: str, token: object) -> HallToken | None:
     """What a hall token says, or None if it is forged or malformed."""
-    if not isinstance(token, str) or len(token) > 300:
-        return None
-    try:
-        data = _hall_serializer(secret_key).loads(token)
-    except BadSignature:
-        return None
-    if not isinstance(data, dict):
-        return None
-    public_id, player, device, issued = data.get("h"), data.get("p"), data.get("d"), data.get("i")
-    if (not isinstance(public_id, str) or not 0 < len(public_id) <= 64
-            or not isinstance(player, int) or isinstance(player, bool) or not -1 <= player < 10_000
-            or not isinstance(device, str) or not 0 < len(device) <= 64
-            or not isinstance(issued, int) or isinstance(issued, bool)):
-        return None
-    return HallToken(public_id, player, device, issued)
+    found = _signed_fields(_hall_serializer(secret_key), token, "hpdi")
+    return HallToken(*found) if found is not None and -1 <= found[1] < 10_000 else None

@@ -18,6 +18,7 @@ from ..games import Refusal, Role
 from ..store.halls import Halls
 from . import rooms
 from .audience import GM, Audience
+from .seats import open_asks
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class LiveHalls:
                 message["games"] = games
                 message["asks"] = self._asks(games)
                 message["seating"] = seating
-            elif self._names_shown(found[0]):   # names only until a table starts
+            elif found[0].get("projector_names", True):   # names until a table starts
                 message["seating"] = [table if not table["started"] else
                                       {**table, "players": []} for table in seating]
             else:                   # the class keeps names off the projector
@@ -95,24 +96,17 @@ class LiveHalls:
                  "started": acted.get(game["key"], False)}
                 for game in self.halls.rules(hall["kind"]).round_games(hall["plan"])]
 
-    def _names_shown(self, hall: dict) -> bool:
-        """Whether the hall's projector may show students' names (a class may keep them
-        off it)."""
-        return bool(hall.get("projector_names", True))
-
     def _asks(self, games: list[dict]) -> list[dict]:
-        """Every open request of a second device for a seat of the hall's games, with the
-        seat's name (the teacher answers each from the hall view)."""
+        """Every open request of a second device for a seat of the hall's games (the
+        teacher answers each from the hall view)."""
         out = []
         for game in games:
-            for seat, ask in sorted((game.get("asks") or {}).items()):
-                if not isinstance(ask, dict) or ask.get("refused"):
-                    continue
-                loaded = self._current(game["game_id"]) if self._current else None
-                seats = loaded[0].seats() if loaded and hasattr(loaded[0], "seats") else []
-                name = next((s["name"] for s in seats if str(s["seat"]) == seat), seat)
-                out.append({"game": game["game_id"], "key": game["key"], "seat": int(seat),
-                            "name": name, "device": ask["device"]})
+            if not game.get("asks"):
+                continue
+            loaded = self._current(game["game_id"]) if self._current else None
+            if loaded is not None:
+                out.extend({"game": game["game_id"], "key": game["key"], **ask}
+                           for ask in open_asks(loaded[0], game["asks"]))
         return out
 
     def _read(self, hall_id: int) -> tuple[dict, list[dict]] | None:

@@ -44,6 +44,10 @@ class LiveSeats:
         self._shown(game_id)
         return {"ok": True, "accepted": accept, "removed": old}
 
+    def asked(self, game_id: int, seat: int, device: str) -> str:
+        """``Seats.asked``: where ``device``'s request for ``seat`` stands."""
+        return self.seats.asked(game_id, seat, device)
+
     def admit_screen(self, game_id: int, device: str) -> str:
         """``Seats.admit_screen``; the teacher's screens list the new screen."""
         answer = self.seats.admit_screen(game_id, device)
@@ -64,16 +68,20 @@ class LiveSeats:
 
 def seating(match, row) -> dict:
     """What the teacher's screens show of a game's seats: each seat's holder, the table's
-    screens and the requests waiting, with the seat's name (JSON data)."""
+    screens and the requests waiting (JSON data)."""
+    return {"holders": dict(getattr(row, "claims", None) or {}),
+            "screens": list(getattr(row, "screens", None) or []),
+            "asks": open_asks(match, getattr(row, "asks", None))}
+
+
+def open_asks(match, asks: dict | None) -> list[dict]:
+    """The requests of a game still waiting for the teacher, by seat: ``{"seat", "name",
+    "device", "at"}`` (the seat's name from the game)."""
     names = {s["seat"]: s["name"] for s in seat_list(match)}
-    claims = dict(getattr(row, "claims", None) or {})
-    asks = dict(getattr(row, "asks", None) or {})
-    return {"holders": claims, "screens": list(getattr(row, "screens", None) or []),
-            "asks": [{"seat": int(seat), "name": names.get(int(seat), seat),
-                      "device": ask["device"], "at": ask.get("at"),
-                      "refused": bool(ask.get("refused"))}
-                     for seat, ask in sorted(asks.items(), key=lambda item: int(item[0]))
-                     if isinstance(ask, dict) and not ask.get("refused")]}
+    return [{"seat": int(seat), "name": names.get(int(seat), seat), "device": ask["device"],
+             "at": ask.get("at")}
+            for seat, ask in sorted((asks or {}).items(), key=lambda item: int(item[0]))
+            if isinstance(ask, dict) and not ask.get("refused")]
 
 
 def refuse_table_for_held(match, action: object, claims: dict, game_kind) -> None:

@@ -79,7 +79,7 @@ class GameRow(Base):
     #: The table's shared screens the teacher admitted (revision 0010): device ids.
     screens: Mapped[list | None] = mapped_column(JSON, default=list)
     #: A second device asking for a seat another device holds (revision 0010): seat
-    #: number (as text) -> ``{"device", "at", "name"}``, until the teacher answers.
+    #: number (as text) -> ``{"device", "at"}`` (``"refused"`` once refused), until answered.
     asks: Mapped[dict | None] = mapped_column(JSON, default=dict)
     #: When the game's last action was accepted (epoch seconds): how long a table has
     #: been waiting.

@@ -162,8 +162,3 @@ class Seats:
             return screens
         result = self._run(game_id, decide)
         return result if isinstance(result, list) else []
-
-    def holders(self, game_id: int) -> dict[str, str]:
-        """The device holding each seat of ``game_id`` (seat number as text)."""
-        found = self.store.find_public_id(self.store.public_id(game_id) or "")
-        return dict(found.claims or {}) if found is not None else {}

@@ -3,7 +3,7 @@
 A student opens the code (``/h/<CODE>``, the QR code, or typed at ``/join``), picks
 their name from the hall's list and is sent to their seat (``/seat``): their hand at
 their table, their colour at their board, their bye. The page follows them round after
-round (the hall tells the seats' pages to come back here). One device holds a player:
+round (it asks ``/seat/where`` every few seconds and comes back here when it moved). One device holds a player:
 a second device of the same student asks, and the teacher's console answers
 (docs/protocol.md, "Seats and devices").
 """
@@ -143,7 +143,7 @@ def seat():
             _halls().hold(hall["id"], held.player, held.device, take=True)
         return _seat_screen(hall, place, held.device)
     if answer == "asked":
-        state = live.seats.seats.asked(place["game_id"], place["seat"], held.device)
+        state = live.seats.asked(place["game_id"], place["seat"], held.device)
         return waiting_page(place["game_id"], place["seat"], state == "refused",
                             url_for("door.where"), url_for("door.ask_again"))
     return render_template("team/join.html", error=f"seatpick.{answer}"), 409
@@ -156,18 +156,14 @@ def _no_store(body):
 
 
 def _seat_screen(hall: dict, place: dict, device: str):
-    """The seat's own screen (its game's seat script), with what the page needs to follow
-    the hall: it comes back to ``/seat`` when the hall moves on."""
-    public_id = store.public_id(place["game_id"])
-    token = issue_device_token(current_app.config["SECRET_KEY"], public_id, place["seat"], device)
-    match, row = store.current(place["game_id"])
-    names = {s["seat"]: s["name"] for s in match.seats()}
-    return _no_store(render_template(
-        "games/screen.html", kind_prefix=row.kind + ".", role="team", token=token,
-        game_id=row.id, seat=place["seat"], game_name=row.name,
-        seat_name=names.get(place["seat"], str(place["seat"])),
-        follow={"where": url_for("door.where"), "round": place["round"], "key": place["key"]},
-        script=url_for("team.screen_script", game=row.kind, name="seat.js")))
+    """The seat's own screen, with what the page needs to follow the hall: it comes back
+    to ``/seat`` when the hall moves on."""
+    from .team import seat_screen
+    row = store.row(place["game_id"])
+    token = issue_device_token(current_app.config["SECRET_KEY"], row.public_id, place["seat"],
+                               device)
+    return _no_store(seat_screen(row, place["seat"], token, follow={
+        "where": url_for("door.where"), "round": place["round"], "key": place["key"]}))
 
 
 @bp.route("/seat/where")
@@ -179,7 +175,7 @@ def where():
         return jsonify(state="none")
     place = _place(hall, held.player)
     state = "bye" if place.get("bye") else current_app.extensions["facilitator_live"] \
-        .seats.seats.asked(place["game_id"], place["seat"], held.device)
+        .seats.asked(place["game_id"], place["seat"], held.device)
     over = False if place.get("bye") else bool(store.current(place["game_id"])[1].over)
     return jsonify(round=place["round"], key=place.get("key"), state=state, over=over)
 

@@ -140,24 +140,30 @@ def choose_seat():
     return _with_token(redirect(url_for("team.play")), token)
 
 
+def _token_seat(token: str | None):
+    """The game and seat a device token names, and its device: ``(game_id, seat,
+    device)``, or None (no token, a forged one, a game gone, no seat)."""
+    found = decode_device_token(current_app.config["SECRET_KEY"], token)
+    game_id = store.game_of_public_id(found.public_id) if found is not None else None
+    if game_id is None or found.team < 1:
+        return None
+    return game_id, found.team, found.device
+
+
 @bp.route("/team/ask")
 def ask_state():
     """Where this device's request for its seat stands (the waiting page asks):
     ``{"state": "waiting" | "refused" | "ok" | "none"}``."""
-    found = decode_device_token(current_app.config["SECRET_KEY"], request.cookies.get(TOKEN_COOKIE))
-    game_id = store.game_of_public_id(found.public_id) if found is not None else None
-    if game_id is None or found.team < 1:
-        return jsonify(state="none")
-    return jsonify(state=_live().seats.seats.asked(game_id, found.team, found.device))
+    mine = _token_seat(request.cookies.get(TOKEN_COOKIE))
+    return jsonify(state=_live().seats.asked(*mine) if mine is not None else "none")
 
 
 @bp.post("/team/ask")
 def ask_again():
     """Ask the teacher again for this device's seat (after a refusal)."""
-    found = decode_device_token(current_app.config["SECRET_KEY"], request.cookies.get(TOKEN_COOKIE))
-    game_id = store.game_of_public_id(found.public_id) if found is not None else None
-    if game_id is not None and found.team >= 1:
-        _live().seats.claim(game_id, found.team, found.device, again=True)
+    mine = _token_seat(request.cookies.get(TOKEN_COOKIE))
+    if mine is not None:
+        _live().seats.claim(*mine, again=True)
     return redirect(url_for("team.play"))
 
 
@@ -178,17 +184,33 @@ def waiting_page(game_id: int, seat: int, refused: bool, state_url: str, again_u
 def _asking(token: str):
     """The waiting page of a device whose token names a seat it asked the teacher for
     (another device holds it), or None when it asked for nothing."""
-    found = decode_device_token(current_app.config["SECRET_KEY"], token)
-    game_id = store.game_of_public_id(found.public_id) if found is not None else None
-    if game_id is None or found.team < 1:
+    mine = _token_seat(token)
+    if mine is None:
         return None
-    state = _live().seats.seats.asked(game_id, found.team, found.device)
+    game_id, seat, device = mine
+    state = _live().seats.asked(game_id, seat, device)
     if state not in ("waiting", "refused"):
         return None
-    if state == "waiting" and _live().seats.claim(game_id, found.team, found.device) == "ok":
+    if state == "waiting" and _live().seats.claim(game_id, seat, device) == "ok":
         return redirect(url_for("team.play"))     # the seat came free: it is this device's
-    return waiting_page(game_id, found.team, state == "refused", url_for("team.ask_state"),
+    return waiting_page(game_id, seat, state == "refused", url_for("team.ask_state"),
                         url_for("team.ask_again"))
+
+
+def seat_screen(row, seat: int, token: str, follow: dict | None = None) -> str:
+    """The generic page of a game whose kind brings its own screen scripts: seat
+    ``seat``'s screen, or (seat 0) the table's, connecting with ``token``. ``follow``: what
+    a hall's student page asks to follow its student to the next round (lib/follow.js)."""
+    table = seat == 0
+    match, _row = store.current(row.id)
+    names = {s["seat"]: s["name"] for s in seat_list(match)}
+    return render_template("games/screen.html", kind_prefix=row.kind + ".",
+                           role="table" if table else "team", token=token, game_id=row.id,
+                           seat=seat, game_name=row.name,
+                           seat_name=row.name if table else names.get(seat, str(seat)),
+                           follow=follow,
+                           script=url_for("team.screen_script", game=row.kind,
+                                          name="table.js" if table else "seat.js"))
 
 
 def _chooser(row, error: str | None = None):
@@ -271,16 +293,7 @@ def play():
     if page is None:
         # A game whose kind brings its own screen scripts: the generic page, as a seat's
         # screen or (seat 0) as the table's.
-        table = audience.team == 0
-        match, _row = store.current(row.id)
-        names = {s["seat"]: s["name"] for s in match.seats()} if hasattr(match, "seats") else {}
-        return render_template("games/screen.html", kind_prefix=row.kind + ".", role="table" if table else "team",
-                               token=token, game_id=row.id, seat=audience.team,
-                               game_name=row.name,
-                               seat_name=row.name if table
-                               else names.get(audience.team, str(audience.team)),
-                               script=url_for("team.screen_script", game=row.kind,
-                                              name="table.js" if table else "seat.js"))
+        return seat_screen(row, audience.team, token)
     name = row.settings["teams"][audience.team - 1]["name"]
     roster = row.settings.get("roster")
     members = (list(roster[audience.team - 1]) if isinstance(roster, list)
