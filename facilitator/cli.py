@@ -20,12 +20,37 @@ import json  # noqa: E402
 
 import click  # noqa: E402
 
-from .games.partida import Refusal, load_record, replay  # noqa: E402
+from .games import MODULES, Refusal, kind, kind_of_record, record_of_text  # noqa: E402
 
 
-@click.group()
+class _Commands(click.Group):
+    """The facilitator's commands, and ``facilitator <game> <tool>`` for each tool a game
+    declares (``tools``: name -> ``main(stdin, stdout)`` giving its exit code; Hive's
+    ``uhp``, the Universal Hive Protocol). A game's package is imported only when one of
+    its commands is asked for."""
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx),
+                       *(name for name in MODULES if getattr(kind(name), "tools", None))})
+
+    def get_command(self, ctx, name):
+        found = super().get_command(ctx, name)
+        if found is not None or name not in MODULES:
+            return found
+        tools = getattr(kind(name), "tools", None)
+        if not tools:
+            return None
+        group = click.Group(name, help=f"The tools of {name}: {', '.join(tools)}.")
+        for tool, run in tools.items():
+            group.add_command(click.Command(
+                tool, help=(run.__doc__ or "").strip().split("\n")[0],
+                callback=lambda run=run: sys.exit(run(sys.stdin, sys.stdout))))
+        return group
+
+
+@click.group(cls=_Commands)
 def main() -> None:
-    """The facilitator of the classroom team game "la partida"."""
+    """The facilitator: classroom games (la partida, la colmena, Hive) in a lecture hall."""
 
 
 @main.command("replay")
@@ -44,63 +69,32 @@ def replay_command(record_file: str) -> None:
     except (OSError, UnicodeDecodeError) as error:
         _print_refusal(Refusal("format", f"cannot read {record_file}: {error}"))
         sys.exit(2)
+    record = _record_of(text)
+    if record is None:
+        _print_refusal(Refusal("format", "the file is neither a game's record (JSON with a "
+                                         "known \"format\") nor a game's own text"))
+        sys.exit(1)
     try:
-        record = load_record(text)
-    except Refusal as refusal:
-        record = _record_of_text(text)
-        if record is None:
-            _print_refusal(refusal)
-            sys.exit(1)
-    other = _other_game(record)
-    if other is not None:
-        _replay_other(other, record)
-        return
-    try:
-        game = replay(record, load_bank=_bank_loader(record_file))
+        match = kind_of_record(record).replay(record, read_beside=_bank_loader(record_file))
     except Refusal as refusal:
         _print_refusal(refusal)
-        sys.exit(1)
-    state = game.state
-    click.echo(json.dumps({"standings": game.standings(), "over": state.over,
-                           "round": state.turn.round, "turn": state.turn.number},
-                          ensure_ascii=False, indent=1))
-
-
-def _record_of_text(text: str) -> dict | None:
-    """The record of a file that is not JSON but a game's own text (Hive's GameString, as
-    MzingaViewer copies it), or None."""
-    from .games import record_of_text
-    try:
-        return record_of_text(text)
-    except ImportError:
-        return None
-
-
-def _other_game(record: object):
-    """The game of a record that is not a partida's (``colmena/1``, ``hive/1``), or None."""
-    from .games import kind_of_record
-    fmt = record.get("format") if isinstance(record, dict) else None
-    if not isinstance(fmt, str) or fmt.startswith("partida/"):
-        return None
-    try:
-        return kind_of_record(record)
-    except ImportError:
-        return None
-
-
-def _replay_other(game_kind, record: dict) -> None:
-    """Replay a record of another game and print its summary, or its refusal (exit 1)."""
-    from .games import Refusal as GameRefusal
-    try:
-        match = game_kind.replay(record)
-    except GameRefusal as refusal:
-        click.echo(json.dumps(refusal.to_dict(), ensure_ascii=False))
         sys.exit(1)
     click.echo(json.dumps(match.summary(), ensure_ascii=False, indent=1))
 
 
+def _record_of(text: str) -> dict | None:
+    """The record a file holds: its JSON, when a game writes records in that format, or
+    a game's own text (Hive's GameString, as MzingaViewer copies it); else None."""
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return record_of_text(text)
+    return record if kind_of_record(record) is not None else None
+
+
 def _bank_loader(record_file: str):
-    """Records may name a bank file instead of listing questions: read it beside the record."""
+    """A record may name its content's file instead of holding it (a question bank): read
+    it beside the record."""
     import os
 
     def load(name: str):
@@ -153,8 +147,7 @@ def password_command(password: str) -> None:
               help="File to write (default: standard output).")
 def export_command(game_or_record: str, fmt: str, table: str, output: str) -> None:
     """Export a stored game (its id) or a partida/1 record file: CSV, JSON or the record."""
-    from .results import standings_csv, summary_json, turns_csv
-    from .games.partida import write_record
+    from .results import export_record
     name = None
     if game_or_record.isdigit():
         from . import create_app
@@ -167,27 +160,16 @@ def export_command(game_or_record: str, fmt: str, table: str, output: str) -> No
     else:
         try:
             with open(game_or_record, encoding="utf-8") as f:
-                record = load_record(f.read())
+                record = json.loads(f.read())
         except OSError as error:
             raise click.ClickException(f"cannot read {game_or_record}: {error.strerror}")
-        except Refusal as refusal:
-            raise click.ClickException(refusal.message)
+        except ValueError as error:
+            raise click.ClickException(f"the record is not valid JSON: {error}")
     try:
-        game = replay(record, load_bank=_bank_loader(game_or_record))
+        text = export_record(record, fmt, table, name, _bank_loader(game_or_record))
     except Refusal as refusal:
-        raise click.ClickException(f"{refusal.rule} at action {refusal.action}: {refusal.message}")
-    if fmt == "record":
-        text = json.dumps(write_record(game, {"name": name} if name else None),
-                          ensure_ascii=False, indent=1)
-    elif fmt == "json":
-        text = json.dumps(summary_json(game, name), ensure_ascii=False, indent=1)
-    else:
-        parts = []
-        if table in ("standings", "both"):
-            parts.append(standings_csv(game))
-        if table in ("turns", "both"):
-            parts.append(turns_csv(game))
-        text = "\r\n".join(parts)
+        where = f" at action {refusal.action}" if refusal.action is not None else ""
+        raise click.ClickException(f"{refusal.rule}{where}: {refusal.message}")
     if output == "-":
         click.echo(text, nl=False)
     else:
@@ -243,18 +225,6 @@ def db_upgrade_command() -> None:
     database = _database(upgrade=True)
     change = database.schema_change
     click.echo(change.describe() if change else "The database is already up to date.")
-
-
-@main.group("hive")
-def hive_group() -> None:
-    """Hive: the Universal Hive Protocol engine."""
-
-
-@hive_group.command("uhp")
-def hive_uhp_command() -> None:
-    """Speak the Universal Hive Protocol on standard input and output."""
-    from .games.hive.uhp import main as uhp_main
-    sys.exit(uhp_main(sys.stdin, sys.stdout))
 
 
 def _register_questions() -> None:

@@ -150,7 +150,7 @@ class CounterKind:
         match.follow(actions)
         return match
 
-    def replay(self, record: dict) -> CounterMatch:
+    def replay(self, record: dict, read_beside=None) -> CounterMatch:
         match = self.new(record.get("settings") or {})
         for index, action in enumerate(record.get("actions") or []):
             try:

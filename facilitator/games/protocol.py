@@ -265,6 +265,15 @@ class GameKind(Protocol):
     #: The actions a table's shared screen sends *for* a seat (a Hive pair's tablet moves
     #: for the side to move): refused while a device of its own holds that seat.
     table_for_seat: frozenset
+    #: The rules a seat's device is refused by most, whose summaries its page carries
+    #: (optional: a page without them asks nothing more than the refusal's message).
+    seat_refusals: tuple
+    #: Whether the console's set-up form (teams, a question bank, the schedule) makes its
+    #: games (``setup_form``; one game of the registry, la partida, says so).
+    setup_form: bool
+    #: Console tools (``facilitator <game> <tool>``): name -> ``main(stdin, stdout)``,
+    #: its exit code (Hive's ``uhp``); none for most games.
+    tools: dict
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
@@ -272,8 +281,10 @@ class GameKind(Protocol):
     def new(self, settings: dict, **content: Any) -> Match:
         """A new game from its settings (and content: questions, a deck, a seed)."""
 
-    def replay(self, record: dict) -> Match:
-        """Rebuild a game from its record; a refused action raises Refusal with its index."""
+    def replay(self, record: dict, read_beside=None) -> Match:
+        """Rebuild a game from its record; a refused action raises Refusal with its index.
+        ``read_beside(name)``: the content of a file the record names instead of holding
+        it (a question bank beside the record), read by the caller."""
 
     def load(self, settings: dict, content: object, actions: list[dict],
              live: dict | None) -> LiveMatch:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
+from ..games import Refusal
 from ..games.partida import Game
 from ..questions.csv_bank import neutralise
 from ..games.partida.analysis import cards_by_author_and_type, participation, timeline, turn_rows
@@ -56,6 +58,32 @@ def summary_json(game: Game, name: str | None = None, lang: str = "es") -> dict:
             "adjustments": list(game.state.adjust_log), "timeline": timeline(game),
             "cards": cards_by_author_and_type(game, lang),
             "participation": participation(game, lang)}
+
+
+def export_record(record: object, fmt: str, table: str = "both", name: str | None = None,
+                  read_beside=None) -> str:
+    """``facilitator export``: a ``partida/1`` record's results as ``csv`` (``table``:
+    ``standings``, ``turns`` or ``both``), ``json`` or the ``record`` replayed and written
+    again. ``read_beside(name)``: the questions of a bank file the record names. A
+    Refusal (its rule, the action's index) when the record does not replay, or is not la
+    partida's: the other games' results are on their pages and the hall's downloads."""
+    from ..games.partida.record import FORMAT, replay, write_record
+    found = record.get("format") if isinstance(record, dict) else None
+    if found != FORMAT:
+        raise Refusal("format", f"export writes the results of a {FORMAT} record; this one "
+                                f"is {found!r}")
+    game = replay(record, load_bank=read_beside)
+    if fmt == "record":
+        return json.dumps(write_record(game, {"name": name} if name else None),
+                          ensure_ascii=False, indent=1)
+    if fmt == "json":
+        return json.dumps(summary_json(game, name), ensure_ascii=False, indent=1)
+    parts = []
+    if table in ("standings", "both"):
+        parts.append(standings_csv(game))
+    if table in ("turns", "both"):
+        parts.append(turns_csv(game))
+    return "\r\n".join(parts)
 
 
 #: The .xlsx headers: Spanish on a Spanish page (es, es-ES), English otherwise (issue 13).

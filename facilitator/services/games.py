@@ -5,27 +5,31 @@ with the bank's images as addresses of the game's own (``/g/<public id>/img/<id>
 """
 from __future__ import annotations
 
+import functools
 import html as html_module
 import re
 
 from sqlalchemy import select
 
 from ..extensions import database, store
-from ..games import Refusal, kind
+from ..games import Refusal, kind, names
 from ..store.banks import bank_questions, list_banks
 from ..store.models import BankImage, BankRow
 from ..games import is_unicode
 
-#: The game the set-up form makes (the facilitator's first).
-DEFAULT_KIND = "partida"
+@functools.cache
+def setup_kind() -> str:
+    """The game the console's set-up form makes (teams, a question bank, the schedule):
+    the first game of the registry that declares that form its own (``setup_form``)."""
+    return next(name for name in names() if getattr(kind(name), "setup_form", False))
 
 _BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
 
 
-def setup_defaults(game: str = DEFAULT_KIND) -> dict:
+def setup_defaults(game: str | None = None) -> dict:
     """The set-up form's defaults (the game's own): rounds, times, cards, points, team
     size."""
-    bounds = kind(game).settings_bounds()
+    bounds = kind(game or setup_kind()).settings_bounds()
     return {"rounds": bounds["rounds"]["default"],
             "deliberation_seconds": bounds["deliberation_seconds"]["default"],
             "special_cards": bounds["special_cards"]["default"],
@@ -35,11 +39,11 @@ def setup_defaults(game: str = DEFAULT_KIND) -> dict:
             "max_members": bounds["members"]["default_max"]}
 
 
-def setup_bounds(game: str = DEFAULT_KIND) -> dict:
+def setup_bounds(game: str | None = None) -> dict:
     """The set-up form's bounds (the game's own): each setting's ``min`` and ``max``, and
     ``schedules``, the default schedule of a game of n rounds at ``n - 1``: the modes
     of each round and the individual rounds."""
-    bounds = kind(game).settings_bounds()
+    bounds = kind(game or setup_kind()).settings_bounds()
     limits = {key: {b: v[b] for b in ("min", "max") if b in v}
               for key, v in bounds.items() if "min" in v or "max" in v}
     limits["schedules"] = [{"modes": modes, "individual": individual} for modes, individual
@@ -81,7 +85,7 @@ def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
     def images(session, row) -> None:
         if any("image:" in q.text_html + q.answer_html for q in questions):
             row.content = _game_images(session, row.content, bank_name, row.public_id)
-    return store.create_game(DEFAULT_KIND, name or "Partida", settings, questions,
+    return store.create_game(setup_kind(), name or "", settings, questions,
                              bank_name=bank_name, link=images)
 
 
@@ -124,7 +128,7 @@ def create_class_game(klass: dict, lineup: list[list[int]], settings: dict, bank
     leave_out = None
     if not allow_repeats and bank is not None:
         leave_out = read_questions(database, store, klass["id"], bank["name"])
-    kind(DEFAULT_KIND).new(settings)           # the game's check, before anything is stored
+    kind(setup_kind()).new(settings)           # the game's check, before anything is stored
     game_id = create_from_setup({"name": name, "bank_id": bank_id, "settings": settings},
                                 leave_out)
     stored.link_game(database, game_id, klass["id"], lineup, kept=kept,

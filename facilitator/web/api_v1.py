@@ -53,7 +53,7 @@ from ..store.tokens import (DEFAULT_LIFETIME, LIFETIMES, MAX_LABEL, issue_token,
 from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from ..services.banks import MAX_NAME, default_bank_name
-from ..services.games import DEFAULT_KIND, create_from_setup
+from ..services.games import create_from_setup, setup_kind
 from .banks import banks_listing, export_response, import_bank, upload_filename
 from .console import broken_or_none, delete_any_game, games_listing
 from .links import public_base, team_links
@@ -533,7 +533,7 @@ def results(game_id: int):
         return _no_game(game_id)
     found = kind_of_record(data)
     try:
-        if found is not None and found.name != DEFAULT_KIND:
+        if found is not None and found.name != setup_kind():
             return jsonify(found.replay(data).summary())
         game_now = replay(data)
     except Refusal as refusal:       # a stored game always replays; say so if not

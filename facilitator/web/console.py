@@ -10,7 +10,7 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, make_res
 from ..extensions import database, store
 from ..games import Refusal, kind, names
 from ..i18n import translate
-from ..services.games import (DEFAULT_KIND, create_from_setup, create_from_text, create_plain,
+from ..services.games import (create_from_setup, create_from_text, create_plain, setup_kind,
                                setup_bounds, setup_defaults)
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
@@ -131,7 +131,7 @@ def game_cards() -> list[dict]:
     cards = []
     for name in names():
         ways = []
-        if name == DEFAULT_KIND or name in text_kinds():
+        if name == setup_kind() or name in text_kinds():
             ways.append({"key": f"{name}.home.single", "testid": f"new-{name}-link",
                          "href": url_for("console.new_game", game=name)})
         if name in in_halls:
@@ -147,7 +147,7 @@ def game_cards() -> list[dict]:
 def new_game(game: str):
     """The form of a single new game of ``game``: the set-up form's game, or a kind
     with a form of its own (``console/new_<kind>.html``)."""
-    if game != DEFAULT_KIND and game not in text_kinds():
+    if game != setup_kind() and game not in text_kinds():
         abort(404)
     return _new_game_page(game)
 
@@ -155,7 +155,7 @@ def new_game(game: str):
 def _new_game_page(game: str, new_form: dict | None = None, new_error: dict | None = None):
     """A game's form page; ``new_form`` and ``new_error``: the form sent back with what
     was wrong with it."""
-    if game == DEFAULT_KIND:
+    if game == setup_kind():
         return render_template("console/new.html", game_kind=game, banks=list_banks(database),
                                defaults=setup_defaults(), bounds=setup_bounds())
     return render_template("console/new.html", game_kind=game, form_kind=game,
@@ -167,7 +167,7 @@ def text_kinds() -> list[str]:
     (``console/new_<kind>.html``, posted to ``/console/games/form``): every game but the
     set-up form's that has such a template."""
     templates = current_app.jinja_env.list_templates()
-    return [name for name in names() if name != DEFAULT_KIND
+    return [name for name in names() if name != setup_kind()
             and f"console/new_{name}.html" in templates]
 
 
@@ -249,7 +249,7 @@ def create_game():
     """Create a game from the set-up form (JSON); answers where to go or what is wrong."""
     data = read_json()
     try:
-        if isinstance(data, dict) and data.get("kind", DEFAULT_KIND) != DEFAULT_KIND:
+        if isinstance(data, dict) and data.get("kind", setup_kind()) != setup_kind():
             game_id = _create_other(data)
         else:
             game_id = create_from_setup(data)

@@ -9,7 +9,7 @@ from flask import (Blueprint, Response, abort, g, make_response, redirect, rende
 from ..games.partida import Refusal, load_record, replay
 from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
-from ..services.games import DEFAULT_KIND, import_record
+from ..services.games import import_record, setup_kind
 from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
@@ -46,7 +46,7 @@ def _game_or_404(game_id: int):
     """A partida's record and its replay (the exports below are a partida's: 404 for a
     game of another kind)."""
     record = _stored_or_404(game_id)
-    if kind_of_record(record) is not kind(DEFAULT_KIND):
+    if kind_of_record(record) is not kind(setup_kind()):
         abort(404)
     return record, _replayed(game_id, record, replay)
 
@@ -62,7 +62,7 @@ def page(game_id: int):
     found = kind_of_record(record)
     if found is None:
         abort(404)
-    if found is not kind(DEFAULT_KIND):
+    if found is not kind(setup_kind()):
         match = _replayed(game_id, record, found.replay)
         return render_template([f"results/{row.kind}.html", "results/match.html"], game=game,
                                summary=match.summary())
@@ -164,7 +164,7 @@ def upload_record():
     try:
         record = _uploaded_record(data.decode("utf-8-sig"))
         found = kind_of_record(record)
-        if found is None or found is kind(DEFAULT_KIND):
+        if found is None or found is kind(setup_kind()):
             game = replay(record)          # la partida's, whose refusals say what is missing
             over = game.state.over
         else:

@@ -298,5 +298,9 @@ def play():
     roster = row.settings.get("roster")
     members = (list(roster[audience.team - 1]) if isinstance(roster, list)
                and len(roster) >= audience.team and isinstance(roster[audience.team - 1], list) else [])
+    # The summaries of the rules a team's device is refused by most (its kind's list):
+    # the page explains a refusal in the team's words without a round trip.
+    refusal_words = tuple(f"rule.{rule}" for rule in getattr(game_kind, "seat_refusals", ()))
     return render_template("team/play.html", token=token, game_id=row.id,
-                           team={"number": audience.team, "name": name, "members": members})
+                           team={"number": audience.team, "name": name, "members": members},
+                           refusal_words=refusal_words)

@@ -80,7 +80,7 @@ class ColmenaKind:
             raise Refusal("format", "the seed must be a whole number")
         return ColmenaLive(players, deck, seed)
 
-    def replay(self, record: dict) -> ColmenaMatch:
+    def replay(self, record: dict, read_beside=None) -> ColmenaMatch:
         """Rebuild a table from its record; a refused action raises Refusal with its index."""
         return replay(record)
 

@@ -602,6 +602,12 @@ def _only_teacher(by: Role, what: str) -> None:
         raise Refusal("H-G6", f"only the teacher may {what}")
 
 
+def _uhp(stdin, stdout) -> int:
+    """Speak the Universal Hive Protocol on standard input and output."""
+    from .uhp import main
+    return main(stdin, stdout)
+
+
 class HiveKind:
     """The GameKind of Hive: settings, a new match, and a match from its record."""
 
@@ -616,6 +622,8 @@ class HiveKind:
     #: for a colour a device of its own holds (H-G8).
     table_for_seat = frozenset({"move", "pass", "ask_undo", "accept_undo", "decline_undo",
                                 "offer_draw", "accept_draw", "decline_draw"})
+    #: Its console tools (``facilitator hive uhp``): the UHP engine other Hive programs drive.
+    tools = {"uhp": _uhp}
     #: Its screens (seat.js, table.js, gm.js, watcher.js, hall.js, hall_watcher.js and the
     #: board they share) draw its views; it has no page of its own.
     screens_folder = data_path("static") / "js" / "games" / "hive"
@@ -681,7 +689,7 @@ class HiveKind:
             record["settings"] = settings
         return record
 
-    def replay(self, record: dict) -> HiveMatch:
+    def replay(self, record: dict, read_beside=None) -> HiveMatch:
         """The game a record describes: its GameString replayed move by move (a refused
         move names its 0-based index), then its result. A bare GameString pasted from
         MzingaViewer in ``game`` loads too."""

@@ -44,6 +44,11 @@ class PartidaKind:
     events = SCREEN_EVENTS
     #: The pages its screens are (templates of the facilitator's own).
     pages = {"seat": "team/play.html", "gm": "console/game.html", "watcher": "projector.html"}
+    #: The rules a team's device is refused by most (a device acting out of turn, writing
+    #: late or twice, asking an exchange): its page carries their summaries.
+    seat_refusals = ("R-G4", "R-U10", "R-U5", "R-K6")
+    #: The console's set-up form (teams, a question bank, the schedule) makes its games.
+    setup_form = True
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds (RULES.md section 11)."""
@@ -88,9 +93,10 @@ class PartidaKind:
         match.follow(actions)
         return match
 
-    def replay(self, record: dict) -> PartidaMatch:
-        """The game of a ``partida/1`` record (a refusal names the action's index)."""
-        return PartidaMatch(replay(record))
+    def replay(self, record: dict, read_beside=None) -> PartidaMatch:
+        """The game of a ``partida/1`` record (a refusal names the action's index);
+        ``read_beside(name)``: the questions of a bank file the record names."""
+        return PartidaMatch(replay(record, load_bank=read_beside))
 
     def record(self, settings: dict, content: list[dict], actions: list[dict],
                name: str = "") -> dict:
