@@ -71,30 +71,11 @@ class LiveHalls:
         screens, games = self.halls.screens_of(
             *found, [Role.gm() if role == HALL_GM else Role.watcher() for role in roles],
             self._current)
-        seating = self._seating(*found)
         for role, message in zip(roles, screens):
             if role == HALL_GM:
                 message["games"] = games
                 message["asks"] = self._asks(games)
-                message["seating"] = seating
-            elif found[0].get("projector_names", True):   # names until a table starts
-                message["seating"] = [table if not table["started"] else
-                                      {**table, "players": []} for table in seating]
-            else:                   # the class keeps names off the projector
-                message["seating"] = [{**table, "name": table["key"], "players": []}
-                                      for table in seating]
         return list(zip(roles, screens))
-
-    def _seating(self, hall: dict, games: list[dict]) -> list[dict]:
-        """Who sits where in the current round (``{"key", "name", "players": [names],
-        "started"}`` per game): the projector shows it before play, so that each student
-        finds their table or board."""
-        acted = {g["key"]: g["acted_at"] is not None for g in games}
-        names = hall["players"]
-        return [{"key": game["key"], "name": game.get("name") or game["key"],
-                 "players": [names[p] for p in game["players"] if 0 <= p < len(names)],
-                 "started": acted.get(game["key"], False)}
-                for game in self.halls.rules(hall["kind"]).round_games(hall["plan"])]
 
     def _asks(self, games: list[dict]) -> list[dict]:
         """Every open request of a second device for a seat of the hall's games (the

@@ -122,9 +122,12 @@ def test_bytes_each_page_loads(room, server, artifacts):
 
 
 # The Hive screens' budgets: what they weighed as global scripts on live.js, and 10 % more
-# (docs/performance.md says what they weigh as modules).
-HIVE_BUDGETS = {"phone": 142_000, "console": 147_000, "projector": 142_000,
-                "hall": 180_000, "hall_projector": 154_000}
+# (docs/performance.md says what they weigh as modules); then the console's 3 KB more for
+# the seating panel (who holds each colour, the requests, the table's screens) and the hall
+# view's 7 KB more for the lecture's code, the seats' requests and each table's screen
+# code (issue 45).
+HIVE_BUDGETS = {"phone": 142_000, "console": 150_000, "projector": 142_000,
+                "hall": 187_000, "hall_projector": 154_000}
 
 
 def test_bytes_each_hive_page_loads(make_room, artifacts, tmp_path):

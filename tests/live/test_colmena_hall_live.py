@@ -106,11 +106,12 @@ def test_three_tables_play_the_hall_screens_follow_and_the_bell_ends_them(server
             text = json.dumps(message, ensure_ascii=False)
             assert not [card for card in hands if f'"{card}"' in text]
         for message in room_messages:
-            # Names only in who sits where, and only for a table that has not started.
-            seating = message.get("seating") or []
-            assert all(not table["players"] for table in seating if table["started"])
-            text = json.dumps({k: v for k, v in message.items() if k != "seating"},
-                              ensure_ascii=False)
+            # Names only in who sits where (C-Q3): the players of a table not started.
+            tables = message["view"]["tables"]
+            assert all("players" not in table for table in tables if table["started"])
+            shown = {**message, "view": {**message["view"], "tables": [
+                {k: v for k, v in table.items() if k != "players"} for table in tables]}}
+            text = json.dumps(shown, ensure_ascii=False)
             assert not [name for name in NINE if f'"{name}"' in text]
             assert "table_code" not in text
         # Only the teacher rings the bell; then every table still on ends as it stands.

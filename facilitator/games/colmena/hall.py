@@ -131,7 +131,7 @@ class ColmenaHall:
                                                     "en": deck.card(row["card"]).name},
                       "points": row["points"]} for row in scored["completed"]]
         return {
-            "players": list(state.players), "solo": state.solo,
+            "players": list(state.players), "solo": state.solo, "started": match.seq > 0,
             "step": OVER if over else state.step, "turn": state.turn,
             "seat": seat, "seat_name": state.players[seat - 1] if seat else None,
             "total": scored["total"], "deck": len(state.deck), "board": len(state.board),
@@ -154,7 +154,8 @@ class ColmenaHall:
              shown: list[str], names: bool = True) -> dict:
         """The teacher's hall view (every table: step, whose turn, score, deck, board,
         penalties, its players) or the projector's (each table's score so far and, once
-        over, its tier; no student's name, whatever ``names`` says): never a hand (C-A8)."""
+        over, its tier; before a table starts, who sits at it, when ``names`` allows it:
+        C-Q3): never a hand (C-A8)."""
         teacher = audience.kind == GM
         tables = []
         for game, summary in self._tables(plan, summaries):
@@ -162,12 +163,15 @@ class ColmenaHall:
                    "solo": summary["solo"], "total": summary["total"],
                    "deck": summary["deck"], "board": summary["board"],
                    "over": summary["over"], "ended_early": summary["ended_early"],
-                   "tier": summary["tier"], "message": summary["message"]}
+                   "tier": summary["tier"], "message": summary["message"],
+                   "started": summary.get("started", True)}
             if teacher:
                 row.update({key: summary[key] for key in (
                     "players", "step", "turn", "seat", "seat_name", "open", "hands",
                     "penalties")})
                 row["completed"] = len(summary["completed"])
+            elif names and not row["started"]:      # who sits where, before play (C-Q3)
+                row["players"] = [plan["players"][p] for p in game["players"]]
             tables.append(row)
         return {"teacher": teacher, "round": ROUND, "tables": tables,
                 "over": bool(tables) and all(row["over"] for row in tables),

@@ -1,6 +1,7 @@
 /* La colmena's hall on the projector, an ES module composing lib/: each table's points so
  * far and, once it has finished, its result in words (the engine's message in the page's
- * language). It draws the hall rules' view for the room (no student's name, no hand) and
+ * language); before a table starts, who sits at it (as the class allows names). It draws
+ * the hall rules' view for the room (no hand) and
  * sends nothing but `sync`. The tiles share the screen: the more tables, the smaller each
  * one's type. */
 import { html, render as draw, $ } from '/static/js/lib/dom.js';
@@ -24,11 +25,13 @@ function tile(table) {
       table.solo ? html`<span class="ch-solo">${' · ' + t('colmenahall.room.solo')}</span>` : ''}</h2>
     <p class="ch-big"><span class="ch-num" data-testid=${'room-score-' + key}>${num(table.total)}</span>
       <span class="ch-unit">${table.over ? t('colmenahall.room.points') : t('colmenahall.room.so_far')}</span></p>
+    ${table.players ? html`<p class="ch-seated" data-testid=${'room-seated-' + key}>${table.players.join(' · ')}</p>` : ''}
     ${table.over
       ? html`<p class="ch-said" data-testid=${'room-tier-' + key}><strong class="ch-head">${words.head}</strong>${
         words.rest ? html`<span class="ch-rest">${' ' + words.rest}</span>` : ''}</p>`
-      : html`<p class="ch-state" data-testid=${'room-state-' + key}>${
-        t('colmenahall.room.playing') + ' · ' + t('colmenahall.room.deck', { n: num(table.deck) })}</p>`}</div></article>`;
+      : html`<p class="ch-state" data-testid=${'room-state-' + key}>${table.players
+        ? t('colmenahall.room.waiting')
+        : t('colmenahall.room.playing') + ' · ' + t('colmenahall.room.deck', { n: num(table.deck) })}</p>`}</div></article>`;
 }
 
 function paint(message) {

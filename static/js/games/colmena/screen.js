@@ -29,13 +29,16 @@ import { html, render, nothing } from '/static/js/lib/dom.js';
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
-import { seatingPanel } from '/static/js/lib/seating.js';
 import { board, card, cardName } from './cards.js';
 
 const { t, has, num, signed, plural } = W;
 const lang = W.lang;
 const page = readJSON('page', {});
 const role = page.role || 'team';
+/* The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only: a
+ * phone carries none of it. */
+let seatingPanel = () => nothing;
+if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) draw(); });
 const me = role === 'team' ? page.team : null;
 const box = document.getElementById('screen');
 //: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.

@@ -10,7 +10,6 @@ import { html, render as draw, nothing, $, drafts, keep } from '/static/js/lib/d
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
-import { seatingPanel } from '/static/js/lib/seating.js';
 import * as board from './board.js';
 
 const { t, has } = W;
@@ -61,6 +60,9 @@ export function start() {
   styles();
   const page = readJSON('page', {});
   const role = page.role;
+  // The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only.
+  let seatingPanel = () => nothing;
+  if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) paint(S); });
   const box = $('screen');
   const mine = role === 'team' ? colourOfSeat(page.team) : null;
   const conn = connection({ noAnswer: t('live.no_answer') });
