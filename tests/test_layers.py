@@ -1,9 +1,10 @@
 """One house for every game (issue 35): the rules live in the games, nowhere else.
 
-The live layer, the store, the web layer and the browser code hold no rule id of any
-game (a rule there would be a rule outside its game); the live layer and the store
-import no game's package, only the games' registry and protocol; and every change to
-a library's private behaviour is in facilitator/patches.py.
+The live layer, the store, the web layer, the templates and the browser code hold no
+rule id of any game (a rule there would be a rule outside its game); the live layer, the
+store, the CLI and the services import no game's package, only the games' registry and
+protocol, and the CLI and the services name no game; and every change to a library's
+private behaviour is in facilitator/patches.py.
 """
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "facilitator"
 #: A rule id of any game: R-U2 (la partida), C-P5 (la colmena), H-M1.5 (Hive).
 RULE_ID = re.compile(r"\b[RCH]-[A-Z][0-9]+(?:\.[0-9]+)?\b")
-LAYERS = [PACKAGE / "live", PACKAGE / "store", PACKAGE / "web", ROOT / "static" / "js"]
+LAYERS = [PACKAGE / "live", PACKAGE / "store", PACKAGE / "web", ROOT / "static" / "js",
+          ROOT / "templates"]
 #: Of the games, what the live layer and the store may import.
 GAMES_API = {"facilitator.games", "facilitator.games.protocol"}
 
 
-def files(folder: Path, suffixes=(".py", ".js")):
+def files(folder: Path, suffixes=(".py", ".js", ".html")):
     return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
 
 
@@ -58,6 +60,24 @@ def test_the_live_layer_and_the_store_know_the_games_only_through_the_registry()
                 if name.startswith("facilitator.games") and name not in GAMES_API \
                         and not _api_name(name):
                     offenders.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert offenders == [], offenders
+
+
+def test_the_cli_and_the_services_name_no_game():
+    """The console command and the services ask the registry and the protocol: no game's
+    package imported, no game named as the default one (issue 46, the first of its
+    places)."""
+    import facilitator.games as games
+    paths = [PACKAGE / "cli.py", *files(PACKAGE / "services", (".py",))]
+    offenders = [f"{path.relative_to(ROOT)}:{line} imports {name}"
+                 for path in paths for line, name in imported(path)
+                 if name.startswith("facilitator.games") and name not in GAMES_API
+                 and not _api_name(name)]
+    named = re.compile(r"""["'](%s)["']""" % "|".join(games.MODULES))
+    offenders += [f"{path.relative_to(ROOT)}:{n} names {match}"
+                  for path in paths
+                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+                  for match in named.findall(line)]
     assert offenders == [], offenders
 
 
