@@ -1036,11 +1036,15 @@ class Phase:
             for seat in [*seats, "table"]:
                 device = join_session(joins)
                 joins += 1
-                r = device.get(f"{url}/j/{table['table_code']}", allow_redirects=False, timeout=10)
+                # A phone chooses its seat at the table's code; the tablet joins with the
+                # table's screen code (shown on the teacher's console only).
+                code = table["screen_code"] if seat == "table" else table["table_code"]
+                r = device.get(f"{url}/j/{code}", allow_redirects=False, timeout=10)
                 assert r.status_code == 302, (r.status_code, r.text[:200])
-                r = device.post(f"{url}/team/seat", data={"seat": str(seat)},
-                                allow_redirects=False, timeout=10)
-                assert r.status_code == 302, (r.status_code, r.text[:200])
+                if seat != "table":
+                    r = device.post(f"{url}/team/seat", data={"seat": str(seat)},
+                                    allow_redirects=False, timeout=10)
+                    assert r.status_code == 302, (r.status_code, r.text[:200])
                 specs.append({"url": url, "auth": {"role": "team" if seat != "table" else "table",
                                                    "token": device.cookies["team_token"]}})
             record = http.get(f"{url}/console/{gid}/record.json", timeout=10).json()

@@ -167,7 +167,8 @@ def test_c_a7_every_player_gets_the_tables_score_ranked_with_shared_ranks():
 
 
 def test_c_a8_the_hall_views_show_no_hand_and_the_projector_no_name():
-    """C-A8: no hand in either view, no name on the projector."""
+    """C-A8: no hand in either view, no name on the projector but who sits at a table not
+    started yet (C-Q3), and none at all when the class keeps names off it."""
     plan, games, matches = _hall_of_three()
     for match in matches.values():
         match.play({"do": "end_game"}, Role.gm()) if match is matches["1.3"] else None
@@ -183,8 +184,16 @@ def test_c_a8_the_hall_views_show_no_hand_and_the_projector_no_name():
     for view in (teacher, room):
         text = json.dumps(view, ensure_ascii=False)
         assert not [card for card in hands if f'"{card}"' in text]      # never a hand card
-    room_text = json.dumps(room, ensure_ascii=False)
-    assert not [name for name in NAMES[:9] if name in room_text]        # no student's name
+    seated = {name for table in room["tables"] for name in table.get("players", ())}
+    assert all("players" not in table for table in room["tables"] if table["started"])
+    assert seated == {name for game in games[:2] for name in game["settings"]["players"]}
+    unseated = {**room, "tables": [{k: v for k, v in table.items() if k != "players"}
+                                   for table in room["tables"]]}
+    room_text = json.dumps(unseated, ensure_ascii=False)
+    assert not [name for name in NAMES[:9] if name in room_text]        # no other name
+    private = json.dumps(HALL.view(plan, summaries, Role.watcher(), [], names=False),
+                         ensure_ascii=False)
+    assert not [name for name in NAMES[:9] if name in private]          # C-Q3: names off
 
 
 def test_c_a9_the_debrief_lists_each_tables_completed_tasks_by_name():
