@@ -230,7 +230,7 @@ def test_a_game_in_spanish_of_spain_makes_its_team_page_and_projector_speak_it(a
     assert "Vuestras cartas" in page.get_data(as_text=True)     # the scripts' catalog
     projector = app.test_client().get(f"/projector/{row.watch_code}")
     assert html_lang(projector) == "es-ES"
-    assert "Escanead el código de vuestro equipo" in projector.get_data(as_text=True)
+    assert "Escanead el código y elegid vuestro equipo" in projector.get_data(as_text=True)
     # A device's own choice wins over the game's default.
     team.set_cookie("lang", "en")
     page = team.get("/team")

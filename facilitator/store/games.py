@@ -230,10 +230,11 @@ class GameStore:
             if link is not None:
                 link(session, row)
             used: set[str] = set()
-            # A game with a table's shared screen has a code of its own (seat 0), where
-            # a device chooses its seat, and a screen code (SCREEN_CODE) that only the
-            # teacher's console shows, which makes a device the table's screen.
-            for seat in range(SCREEN_CODE if _has_table(match) else 1, _seats(match) + 1):
+            # Every game has a code of its own (seat 0), the one the room opens: a device
+            # picks its name, its seat or its team there. A game with a table's shared
+            # screen also has a screen code (SCREEN_CODE) that only the teacher's console
+            # shows, which makes a device the table's screen.
+            for seat in range(SCREEN_CODE if _has_table(match) else 0, _seats(match) + 1):
                 code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
                 used.add(code)
                 session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))

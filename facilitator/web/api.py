@@ -89,7 +89,8 @@ def names_ok(names: object) -> bool:
 @bp.get("/games/<int:game_id>/codes")
 @gm_required
 def game_codes(game_id: int):
-    """The join codes of a game's teams and its projector code (GM only)."""
+    """The join codes of a game's teams, its own code (``door``: where a device picks its
+    name or team) and its projector code (GM only)."""
     from ..extensions import store
     from .console import broken_or_none
     from .links import join_url
@@ -99,5 +100,10 @@ def game_codes(game_id: int):
     row = store.row(game_id)
     if row is None:
         return jsonify(error="format", message="no such game"), 404
+    door = next((jc.code for jc in row.join_codes if jc.team == 0), None)
+    # A game with a table's screen lists its table's code (0) and screen code (-1) among
+    # its seats, as it always did; a game of teams only its teams.
+    table = any(jc.team < 0 for jc in row.join_codes)
     return jsonify(teams=[{"team": jc.team, "code": jc.code, "join_url": join_url(jc.code)}
-                          for jc in row.join_codes], watch=row.watch_code)
+                          for jc in row.join_codes if jc.team >= 1 or table], watch=row.watch_code,
+                   door={"code": door, "join_url": join_url(door)} if door else None)

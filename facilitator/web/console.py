@@ -19,7 +19,7 @@ from ..games import is_unicode
 from ..safe_text import control_character
 from ..live.consoles import EVERY_SESSION
 from .auth import console_session_key, gm_required, read_json
-from .links import join_url, pretty_code, public_base, team_links
+from .links import door_link, join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -298,7 +298,7 @@ def game(game_id: int):
     roster = row.settings.get("roster")
     return render_template("console/game.html", game={"id": row.id, "name": row.name},
                            roster=roster if isinstance(roster, list) else None,
-                           teams=team_links(row),
+                           teams=team_links(row), door=door_link(row),
                            watch_url=public_base() + url_for("projector.show", watch=row.watch_code),
                            record_url=url_for("console.record", game_id=game_id))
 

@@ -96,12 +96,14 @@ def names():
 
 def _names_page(hall: dict, held, error: str | None = None):
     holders = hall["holders"]
-    people = sorted(({"player": n, "name": name, "taken": str(n) in holders
+    people = sorted(({"value": n, "key": n, "name": name, "taken": str(n) in holders
                       and holders[str(n)] != held.device}
                      for n, name in enumerate(hall["players"])),
                     key=lambda p: p["name"].casefold())
-    response = make_response(render_template("team/door.html", hall=hall, people=people,
-                                             error=error, game_kind=hall["kind"]))
+    response = make_response(render_template(
+        "team/door.html", place_name=hall["name"], people=people, action=url_for("door.names"),
+        field="player", title="door.title", hint="door.hint", error=error,
+        game_kind=hall["kind"]))
     response.headers["Cache-Control"] = "no-store"
     return response
 

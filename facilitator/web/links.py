@@ -34,6 +34,18 @@ def pretty_code(code: str) -> str:
 def team_links(row) -> list[dict]:
     """Each team of a game with its join code, join address and QR image address."""
     names = [t["name"] for t in row.settings["teams"]]
-    return [{"number": jc.team, "name": names[jc.team - 1], "join_code": pretty_code(jc.code),
-             "join_url": join_url(jc.code), "qr_url": url_for("assets.qr", code=jc.code)}
-            for jc in row.join_codes]
+    return [{"number": jc.team, "name": names[jc.team - 1], **_code_links(jc.code)}
+            for jc in row.join_codes if jc.team >= 1]
+
+
+def door_link(row) -> dict | None:
+    """The game's own code (seat 0: the one the whole room opens; each device picks its
+    name, or its team, there) with its join address and QR image address; None for a
+    game made before it had one."""
+    code = next((jc.code for jc in row.join_codes if jc.team == 0), None)
+    return {"number": 0, **_code_links(code)} if code is not None else None
+
+
+def _code_links(code: str) -> dict:
+    return {"join_code": pretty_code(code), "join_url": join_url(code),
+            "qr_url": url_for("assets.qr", code=code)}

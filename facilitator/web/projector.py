@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
 
-from ..extensions import store
+from ..extensions import database, store
 from ..games import kind
 from . import use_game_language
-from .links import team_links
+from .links import door_link, team_links
 
 bp = Blueprint("projector", __name__)
 
@@ -31,5 +31,27 @@ def show(watch: str):
                                game_name=row.name, seat_name=row.name,
                                script=url_for("team.screen_script", game=row.kind,
                                               name="watcher.js"))
+    teams = team_links(row)
+    # A class list: each student picks their name at the door, else their team.
+    listed = any(_members(row.settings, team["number"]) for team in teams)
+    if _names_shown(row):
+        for team in teams:
+            team["members"] = _members(row.settings, team["number"])
     return render_template("projector.html", game={"id": row.id, "name": row.name},
-                           watch=row.watch_code, teams=team_links(row))
+                           watch=row.watch_code, teams=teams, door=door_link(row),
+                           listed=listed)
+
+
+def _names_shown(row) -> bool:
+    """Whether the projector may name the students: yes for a list pasted for this game,
+    as the class chose for a class's game."""
+    from ..store.classes import game_class
+    klass = game_class(database, row.id)
+    return klass is None or klass["projector_names"]
+
+
+def _members(settings: dict, team: int) -> list[str]:
+    """The names the game's class list (``roster``) gives team ``team``."""
+    roster = settings.get("roster")
+    members = roster[team - 1] if isinstance(roster, list) and len(roster) >= team else None
+    return [str(name) for name in members] if isinstance(members, list) else []

@@ -132,9 +132,15 @@ def choose_seat():
     audience, row = found
     choice = request.form.get("seat", "")
     seat = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 3 else 0
-    answer = _live().seats.claim(row.id, seat, audience.device) if seat else "unknown"
-    if answer not in ("ok", "asked"):
-        return _chooser(row, error=f"seatpick.{answer}"), 409
+    match, _row = store.current(row.id)
+    if not personal(match):
+        # A team's seat (la partida's): any device of the room may join its team.
+        if not 1 <= seat <= store.team_count(row.id):
+            return _team_door(row, error="door.unknown"), 409
+    else:
+        answer = _live().seats.claim(row.id, seat, audience.device) if seat else "unknown"
+        if answer not in ("ok", "asked"):
+            return _chooser(row, error=f"seatpick.{answer}"), 409
     token = issue_device_token(current_app.config["SECRET_KEY"], row.public_id, seat,
                                audience.device)
     return _with_token(redirect(url_for("team.play")), token)
@@ -214,10 +220,46 @@ def seat_screen(row, seat: int, token: str, follow: dict | None = None) -> str:
 
 
 def _chooser(row, error: str | None = None):
-    """The page where a device that joined with a table's code chooses its seat."""
+    """The page where a device that joined with a game's own code chooses its seat: its
+    name at a table, or (a game of teams) its name in the class list or its team."""
+    match, _row = store.current(row.id)
+    if not personal(match):
+        return _team_door(row, error)
     use_game_language(row.settings)
     return render_template("team/choose.html", game_name=row.name, seats=_seats_to_choose(row),
                            error=error, hint=f"{row.kind}.seatpick_hint", game_kind=row.kind)
+
+
+def team_door_people(settings: dict) -> list[dict]:
+    """Who a game of teams lists at its door: each student of its class list (``roster``:
+    names per team) with their team, by name; a team with no names listed, as itself
+    (after them). Each entry: ``{"value": team number, "key", "name", "detail"}``."""
+    teams = [t.get("name", "") for t in settings.get("teams") or [] if isinstance(t, dict)]
+    roster = settings.get("roster") if isinstance(settings.get("roster"), list) else []
+    people, unnamed = [], []
+    for number, team in enumerate(teams, start=1):
+        members = roster[number - 1] if len(roster) >= number and isinstance(
+            roster[number - 1], list) else []
+        people += [{"value": number, "key": f"{number}-{i}", "name": str(name), "detail": team}
+                   for i, name in enumerate(members, start=1)]
+        if not members:
+            unnamed.append({"value": number, "key": f"t{number}", "name": team, "detail": None})
+    return sorted(people, key=lambda p: p["name"].casefold()) + unnamed
+
+
+def _team_door(row, error: str | None = None):
+    """The door of a game of teams: a student taps their name (or their team) and this
+    device joins that team."""
+    use_game_language(row.settings)
+    people = team_door_people(row.settings)
+    named = any(p["detail"] for p in people)
+    response = make_response(render_template(
+        "team/door.html", place_name=row.name, people=people, action=url_for("team.choose_seat"),
+        field="seat", title="door.title" if named else "door.team_title",
+        hint="door.team_hint" if named else "door.team_only_hint", error=error,
+        game_kind=row.kind))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.route("/games/<game>/<name>")

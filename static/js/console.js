@@ -524,12 +524,14 @@ function scoresBlock() {
 document.querySelectorAll('[data-rotate]').forEach((button) => {
   const team = Number(button.getAttribute('data-rotate'));
   button.addEventListener('click', () => {
-    if (!confirmed(t('console.rotate_confirm', { n: team }))) return;
+    // Team 0: the game's own code, the one the projector shows.
+    if (!confirmed(team ? t('console.rotate_confirm', { n: team }) : t('console.rotate_door_confirm'))) return;
     post('/teams/' + team + '/code').then((ack) => {
       if (!ack.ok) { flash(ack); return; }
-      const code = document.querySelector('[data-testid="join-code-' + team + '"]');
-      const link = document.querySelector('[data-testid="join-url-' + team + '"]');
-      const qr = document.querySelector('[data-testid="join-qr-' + team + '"]');
+      const id = (part) => '[data-testid="' + (team ? 'join-' + part + '-' + team : 'door-' + part) + '"]';
+      const code = document.querySelector(id('code'));
+      const link = document.querySelector(id('url'));
+      const qr = document.querySelector(id('qr'));
       if (code) code.textContent = ack.join_code;
       if (link) { link.href = ack.join_url; link.textContent = ack.join_url; }
       if (qr) qr.src = ack.qr_url;

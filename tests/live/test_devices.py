@@ -233,7 +233,7 @@ def test_a_fresh_join_code_replaces_the_old_one(server, gm_http):
     # The device that joined with the old code stays in its team.
     assert team_page(server, joined) == 200
     assert refused(server, {"role": "team", "token": joined_token}) is None
-    for team in (0, 5, 99):
+    for team in (-1, 5, 99):        # no screen code (no table), no team 5
         assert gm_http.post(f"{server.url}/console/{game_id}/teams/{team}/code",
                             headers={"Origin": server.url}, timeout=10).status_code == 404
 

@@ -158,7 +158,8 @@ def test_login_logout_the_codes_and_the_device_token(server):
                          timeout=10).status_code == 401
     assert gm.get(f"{server.url}/api/games/999999/codes", timeout=10).status_code == 404
     codes = gm.get(f"{server.url}/api/games/{game_id}/codes", timeout=10).json()
-    assert set(codes) == {"teams", "watch"}
+    assert set(codes) == {"teams", "watch", "door"}
+    assert codes["door"]["join_url"].endswith("/j/" + codes["door"]["code"])
     assert [t["team"] for t in sorted(codes["teams"], key=lambda t: t["team"])] == [1, 2, 3, 4]
     for entry in codes["teams"]:
         assert set(entry) == {"team", "code", "join_url"}
