@@ -33,11 +33,17 @@ def create_hall(data: object) -> int:
         raise Refusal("format", "seed is a whole number")
     class_id = data.get("class_id")
     if class_id is not None:
+        # An id past what the database keeps is no class either (never an overflow).
         klass = stored_classes.get_class(database, class_id) \
-            if isinstance(class_id, int) and not isinstance(class_id, bool) else None
+            if isinstance(class_id, int) and not isinstance(class_id, bool) \
+            and 0 < class_id < 2 ** 31 else None
         if klass is None:
             raise Refusal("format", "there is no such class")
-        absent = set(data.get("absent") or [])
+        absent = data.get("absent") or []
+        if not isinstance(absent, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in absent):
+            raise Refusal("format", "absent is a list of student ids")
+        absent = set(absent)
         present = [s for s in klass["students"] if not s["left"] and s["id"] not in absent]
         return halls().create(kind_name, name or klass["name"], [s["name"] for s in present],
                               settings, seed, class_id=class_id,

@@ -31,6 +31,7 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..games import kind
 from ..games.partida import QUESTION_TYPES, Question
 from ..extensions import database, store
 from ..i18n import translate
@@ -280,14 +281,15 @@ def _bank_or_404(bank_id: int) -> dict:
 
 def game_coverage(game_id: int) -> dict | None:
     """``{author: {type: unused}}`` of a game, from its own copy of the questions
-    minus those already read; None when there is no such game (or it is stored broken)."""
+    minus those already read; None when there is no such game (or it is stored broken,
+    or reads no questions: la colmena, Hive)."""
     from ..store.games import BROKEN_ERRORS
     try:
         loaded = store.current(game_id)
     except BROKEN_ERRORS:
         return None
-    if loaded is None:
-        return None
+    if loaded is None or kind(loaded[1].kind).content_key != "questions":
+        return None           # no such game, or a game that reads no questions
     game = loaded[0].game
     return coverage(list(game.questions.values()), set(game.state.used))
 
@@ -437,6 +439,7 @@ def game_coverage_json(game_id: int):
     """How many unused questions a game has left: ``{author: {type: unused}}``."""
     table = game_coverage(game_id)
     if table is None:
-        return jsonify(ok=False, error="not_found", message=f"there is no game {game_id}"), 404
+        return jsonify(ok=False, error="not_found",
+                       message=f"there is no game {game_id} that reads questions"), 404
     return jsonify(table)
 

@@ -32,10 +32,24 @@ def pretty_code(code: str) -> str:
 
 
 def team_links(row) -> list[dict]:
-    """Each team of a game with its join code, join address and QR image address."""
-    names = [t["name"] for t in row.settings["teams"]]
-    return [{"number": jc.team, "name": names[jc.team - 1], **_code_links(jc.code)}
-            for jc in row.join_codes if jc.team >= 1]
+    """Each seat of a game (a team, a player, a colour) with its name, join code, join
+    address and QR image address; the computer's seat is never listed."""
+    names = seat_names(row)
+    return [{"number": jc.team, "name": names[jc.team], **_code_links(jc.code)}
+            for jc in row.join_codes if jc.team in names]
+
+
+def seat_names(row) -> dict[int, str]:
+    """The name of each seat a person may hold: a game of teams names them in its
+    settings; a game of personal seats lists them (``seats``)."""
+    from ..extensions import store
+    from ..store.seats import seat_list
+    teams = row.settings.get("teams") if isinstance(row.settings, dict) else None
+    if isinstance(teams, list):
+        return {n: str(t.get("name", n)) if isinstance(t, dict) else str(n)
+                for n, t in enumerate(teams, start=1)}
+    match, _row = store.current(row.id)
+    return {seat["seat"]: str(seat["name"]) for seat in seat_list(match)}
 
 
 def door_link(row) -> dict | None:

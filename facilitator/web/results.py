@@ -75,7 +75,14 @@ def page(game_id: int):
 @bp.route("/<int:game_id>/results.json")
 @gm_required
 def as_json(game_id: int):
-    """Everything about the result, as JSON."""
+    """Everything about the result, as JSON (a game of another kind: its summary, what its
+    results page shows)."""
+    record = _stored_or_404(game_id)
+    found = kind_of_record(record)
+    if found is not None and found is not kind(setup_kind()):
+        match = _replayed(game_id, record, found.replay)
+        return _download(json.dumps(match.summary(), ensure_ascii=False, indent=1),
+                         "application/json", f"resultados-{game_id}.json")
     record, game = _game_or_404(game_id)
     return _download(json.dumps(summary_json(game, record.get("name"), getattr(g, "lang", "es")),
                                 ensure_ascii=False,
