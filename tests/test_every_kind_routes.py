@@ -74,3 +74,25 @@ def test_a_halls_absent_list_must_be_student_ids(gm):
                                                  "absent": absent})
         assert answer.status_code == 400, absent
         assert answer.get_json()["message"] == "absent is a list of student ids", absent
+
+
+@pytest.mark.parametrize("kind", ["partida", "colmena"])
+def test_a_record_past_the_action_limit_is_refused_before_anything_is_stored(app, gm, kind):
+    import io
+    import json
+
+    from facilitator.extensions import store
+    from facilitator.store.budget import GM_RESERVE_ACTIONS, MAX_ACTIONS
+    game_id = games_of_every_kind(app, gm)[kind]
+    record = json.loads(gm.get(f"/console/{game_id}/record.json").data)
+    with app.app_context():
+        before = len(store.list_games())
+    one = {"do": "end_game"}
+    record["actions"] = [one] * (MAX_ACTIONS + GM_RESERVE_ACTIONS + 1)
+    answer = gm.post("/console/records", data={"record": (io.BytesIO(json.dumps(record).encode()),
+                                                          f"{kind}.json")},
+                     content_type="multipart/form-data")
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "limit" in text and "5101 actions" in text, text[:500]
+    with app.app_context():
+        assert len(store.list_games()) == before          # no game left behind

@@ -81,3 +81,13 @@ class RecordBudget:
                                    "most a game may hold: nothing more is stored")
         self.count += len(actions)
         self.bytes += size
+
+
+def check_record_length(record: object) -> None:
+    """Refuse (``limit``) a record holding more actions than a game may: checked before
+    it is replayed or stored, so an oversized upload costs nothing."""
+    actions = record.get("actions") if isinstance(record, dict) else None
+    most = MAX_ACTIONS + GM_RESERVE_ACTIONS
+    if isinstance(actions, list) and len(actions) > most:
+        raise Refusal("limit", f"this record holds {len(actions)} actions; a game holds at "
+                               f"most {most}: nothing was stored")

@@ -33,7 +33,7 @@ from sqlalchemy import Text, cast, delete, func, select
 
 from ..games import Refusal, Role, kind
 from ..games.protocol import CLOCK, GM, Played
-from .budget import RecordBudget
+from .budget import RecordBudget, check_record_length
 from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .database import INTEGRITY_ERRORS, Database
 from .deadlines import Deadlines
@@ -250,6 +250,7 @@ class GameStore:
     def import_record(self, record: dict, name: str, content=None) -> int:
         """Store a replayable record as a game, every action included; ``content``: its
         content as it is to be stored (sanitised), else the record's."""
+        check_record_length(record)
         _refuse_control_characters(record.get("actions") if isinstance(record, dict) else None,
                                    "actions")
         found = kind_of(record)
@@ -267,7 +268,12 @@ class GameStore:
                                    "client_id": None, "sent_by": "record",
                                    "created_at": utcnow(), "live_before": None})
             c.played.extend(range(1, len(actions) + 1))
-        self.transact(game_id, "record", store_all)
+        try:
+            self.transact(game_id, "record", store_all)
+        except BaseException:
+            # No empty game left behind: the record is stored whole or not at all.
+            self.delete_game(game_id)
+            raise
         held = self._held.get(game_id)
         if held is not None:
             held.budget = None           # counted again, with the record's actions

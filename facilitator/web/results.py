@@ -10,6 +10,7 @@ from ..games.partida import Refusal, load_record, replay
 from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
 from ..services.games import import_record, setup_kind
+from ..store.budget import check_record_length
 from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
@@ -170,6 +171,7 @@ def upload_record():
                                detail=""), 400
     try:
         record = _uploaded_record(data.decode("utf-8-sig"))
+        check_record_length(record)
         found = kind_of_record(record)
         if found is None or found is kind(setup_kind()):
             game = replay(record)          # la partida's, whose refusals say what is missing
