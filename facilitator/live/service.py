@@ -472,6 +472,11 @@ class LiveGames:
             return False
         self.presence.kick(game_id, device)
         self.close_here(game_id, device)
+        # The teacher's screens see the seat freed and the device gone now, as after any
+        # change of hands (LiveSeats): without this they went on listing the removed
+        # device as the seat's holder, and the devices' count could stay as it was when a
+        # claim's broadcast had already recorded the count the removal comes back to.
+        self.broadcast(game_id)
         return True
 
     def listen_for_kicks(self) -> None:
