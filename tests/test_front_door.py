@@ -148,3 +148,36 @@ def test_the_computer_seat_is_never_offered(app, gm):
                                              "content": {"players": {"white": "Ana", "black": "Bot"}}})
     if answer.status_code != 200:
         pytest.skip(f"a Hive game against the computer is made otherwise here: {answer.json}")
+
+
+def test_a_connection_that_outlived_its_seat_is_refused_in_the_actions_own_transaction(app, gm):
+    """A connection opened at the moment its device lost its seat (or whose close another
+    process missed) still cannot act: the action's transaction checks the device."""
+    from facilitator.games import Refusal
+    from facilitator.live.audience import Audience
+    hall_id = make_hall(gm)
+    first, second = phone(app), phone(app)
+    with app.app_context():
+        plan = halls().hall(hall_id)["plan"]
+        game_id = halls().games_of(hall_id)[0]["game_id"]
+    player = plan["rounds"][0][0]["white"]
+    pick(first, app, hall_id, player)
+    with app.app_context():
+        old = store.find_public_id(store.public_id(game_id)).claims["1"]
+    pick(second, app, hall_id, player)
+    with app.app_context():
+        new = store.find_public_id(store.public_id(game_id)).asks["1"]["device"]
+    live = app.extensions["facilitator_live"]
+    move = {"do": "move", "move": "wS1"}
+    # Held by another device: only the holder acts (H-G8).
+    with app.app_context(), pytest.raises(Refusal) as refused:
+        live.act(Audience("team", game_id, 1, new), move)
+    assert refused.value.rule == "H-G8"
+    gm.post(f"/console/{game_id}/seats/1/answer", json={"device": new, "accept": True})
+    # The old device, removed: refused as such, the game unchanged.
+    with app.app_context(), pytest.raises(Refusal) as refused:
+        live.act(Audience("team", game_id, 1, old), move)
+    assert refused.value.rule == "auth"
+    with app.app_context():
+        assert store.current(game_id)[0].seq == 0
+        assert live.act(Audience("team", game_id, 1, new), move)["ok"]

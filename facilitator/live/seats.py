@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..games import Refusal
 from ..store.games import SCREEN_CODE
-from ..store.seats import Seats, seat_list
+from ..store.seats import Seats, personal, seat_list
 
 
 class LiveSeats:
@@ -98,3 +98,23 @@ def refuse_table_for_held(match, action: object, claims: dict, game_kind) -> Non
             raise Refusal(getattr(game_kind, "seat_rule", "seat"),
                           "a player's own device holds that seat: only it acts for "
                           "that player, not the table's screen")
+
+
+def refuse_device_not_seated(match, row, role: str, seat: int | None, device: str | None,
+                             game_kind) -> None:
+    """A device acts only while it still holds its place, checked in the action's own
+    transaction: a device the teacher removed (``auth``), a seat's device whose seat is
+    now another device's, or a table screen no longer admitted (the kind's
+    ``seat_rule``). Its connection is closed when that happens; this closes the gap of a
+    connection set up at that same moment, or whose close another process missed."""
+    if device is None:
+        return
+    if device in (row.removed_devices or ()):
+        raise Refusal("auth", "the teacher removed this device from the game")
+    if not personal(match):
+        return
+    rule = getattr(game_kind, "seat_rule", "seat")
+    if role == "team" and (row.claims or {}).get(str(seat)) != device:
+        raise Refusal(rule, "another device holds this seat now: ask the teacher for it")
+    if role == "table" and device not in (row.screens or ()):
+        raise Refusal(rule, "this screen is no longer the table's: ask the teacher for its code")

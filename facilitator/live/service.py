@@ -25,7 +25,7 @@ from .consoles import ConsoleConnections
 from .halls import LiveHalls
 from .league import ClassScreens, league_time
 from .presence import Presence
-from .seats import LiveSeats, refuse_table_for_held, seating
+from .seats import LiveSeats, refuse_device_not_seated, refuse_table_for_held, seating
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,8 @@ class LiveGames:
 
         def change(c: Change) -> None:
             opening = c.match.seq == 0                # the game's first action
+            refuse_device_not_seated(c.match, c.row, audience.role, audience.team,
+                                     audience.device, kind(c.match.kind))
             if by.kind == TABLE:
                 refuse_table_for_held(c.match, action, c.row.claims, kind(c.match.kind))
             c.act(action, by, now, client_id)
