@@ -156,6 +156,12 @@ class LiveGames:
             self.broadcast(game_id, (result.match, result.row))
         return bool(result.played)
 
+    def clock_searches(self, game_id: int) -> bool:
+        """Whether game ``game_id``'s clock searches when due (a computer player's move:
+        its kind's ``due_searches``), so the watcher runs it beside the other clocks."""
+        loaded = self.store.current(game_id)
+        return loaded is not None and bool(getattr(loaded[0], "due_searches", False))
+
     def _searched(self, game_id: int, now: float) -> tuple[int, object] | None:
         """``(seq, action)``: what a searching game's clock would play, found on a copy of
         its match off the event loop; None for a game whose ``due`` is quick."""

@@ -30,16 +30,36 @@ def watch(live, socketio) -> None:
         if (known is not None and known <= now) or now - asked >= SAFETY_SECONDS:
             asked = now
             try:
-                act_on_due(live, now)
+                act_on_due(live, now, socketio.start_background_task)
             except Exception:     # a database hiccup must not stop the clock for good
                 log.exception("timer watcher")
         socketio.sleep(POLL_SECONDS)
 
 
-def act_on_due(live, now: float) -> None:
+#: The games whose clock is searching now (a computer player thinking), in this process.
+_searching: set[int] = set()
+
+
+def act_on_due(live, now: float, spawn=None) -> None:
     """Let every game whose deadline is ``now`` or before act (its ``due`` action); several
-    callers at once act once, under the store's lock."""
+    callers at once act once, under the store's lock. ``spawn(function, *args)`` runs a
+    task beside this one: a game whose clock searches (a computer player) acts in one, so
+    the other games' clocks (another room's timer) never wait for its search."""
     store = live.store
     for game_id in store.due_games(now):
+        if spawn is not None and live.clock_searches(game_id):
+            if game_id not in _searching:
+                _searching.add(game_id)
+                spawn(_search_and_act, live, game_id)
+            continue
         live.clock_due(game_id)
     store.forget_deadlines_until(now)
+
+
+def _search_and_act(live, game_id: int) -> None:
+    try:
+        live.clock_due(game_id)
+    except Exception:     # a failed search must not stop that game's clock for good
+        log.exception("timer watcher: game %s", game_id)
+    finally:
+        _searching.discard(game_id)

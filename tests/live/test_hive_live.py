@@ -181,3 +181,49 @@ def test_a_phone_plays_white_against_the_computer(server):
     finally:
         white.close()
         projector.close()
+
+
+def test_the_strongest_computer_player_holds_up_no_other_rooms_timer(server):
+    """Issue 46, item 3: the computer thinks at its strongest level (H-G7) on one board
+    while another room's partida runs a 5 s timer: the timer runs out within 1 s of its
+    time, and each of the computer's moves comes within its level's thinking time."""
+    import threading
+
+    from facilitator.games.hive.bot import LEVEL_SECONDS
+    from table import Table
+    table = Table(server, {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],
+                           "round_modes": [["simple"]], "deliberation_seconds": 5})
+    http, game_id, codes, watch = create_hive(server, {"bot": 2, "bot_depth": 6})
+    white = screen(server, device(server, codes[1]))
+    stop, thinking = threading.Event(), []
+
+    def play() -> None:
+        for n in range(1, 9):                   # bounded: at most 8 moves each
+            if stop.is_set():
+                return
+            state = white.wait_for(lambda s: s["view"]["to_move"] == "white", timeout=15)
+            options = [e for e in state["legal"] if e["do"] == "move"][0]["options"]["moves"]
+            sent = time.monotonic()
+            assert move(white, options[-1], n)["ok"]
+            white.wait_for(lambda s, seq=state["seq"]: s["seq"] >= seq + 2, timeout=15)
+            thinking.append(time.monotonic() - sent)
+
+    player = threading.Thread(target=play, daemon=True)
+    try:
+        table.gm_act({"do": "declare", "mode": "simple", "target": 2},
+                     {"do": "choose", "author": "Kant", "type": "vf"})
+        table.gm_act({"do": "question", "id": table.gm.last["candidates"][0]["id"]})
+        player.start()
+        time.sleep(0.3)                          # the computer is thinking
+        assert table.gm.call("timer", {"op": "start"})["ok"]
+        started = time.monotonic()
+        table.projector.wait_for(lambda s: s["timer"]["state"] == "expired", timeout=6)
+        assert time.monotonic() - started < 5 + 1, "the timer ran out late"
+        stop.set()
+        player.join(40)
+        assert thinking, "the computer never answered"
+        assert max(thinking) < LEVEL_SECONDS[6] + 2, thinking
+    finally:
+        stop.set()
+        white.close()
+        table.close()

@@ -27,6 +27,10 @@ from .pieces import KIND, PER_COLOUR, QUEEN
 #: The depth ``best_move`` searches when given neither a depth nor a time.
 DEFAULT_DEPTH = 2
 MIN_DEPTH, MAX_DEPTH = 1, 6
+#: The computer player's thinking time by strength (its level: the deepest it looks):
+#: a stronger level looks further ahead, but never thinks longer than this, so a game
+#: against it never waits long and never holds the server.
+LEVEL_SECONDS = {1: 0.5, 2: 1.0, 3: 1.5, 4: 2.0, 5: 2.5, 6: 3.0}
 WIN = 1_000_000
 # Occupied cells around a queen -> pressure on it; steeper near six.
 RING_PRESSURE = (0, 10, 25, 45, 75, 130, 0)

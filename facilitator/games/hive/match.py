@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from ...resources import data_path
 from ..protocol import CLOCK, GM, SEAT, TABLE, WATCHER, Legal, Refusal, Role
 from .board import PASS, Board, NotEnabled
-from .bot import best_move
+from .bot import DEFAULT_DEPTH, LEVEL_SECONDS, MAX_DEPTH, MIN_DEPTH, best_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
 from .pieces import COLOUR, KINDS, NAMES, PER_COLOUR, enabled, parse_game_type
@@ -52,7 +52,8 @@ SETTINGS_BOUNDS = {
     "turn_limit": {"default": 0, "min": 0, "max": MAX_TURN_LIMIT,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
     "bot_depth": {"default": 2, "min": 1, "max": 6,
-                  "meaning": "how many plies the computer player looks ahead"},
+                  "meaning": "the computer player's strength: how many plies it looks "
+                             "ahead, within its level's thinking time (H-G7)"},
     "bot": {"default": 0, "min": 0, "max": 2,
             "meaning": "the seat the computer plays (H-G7): 1 White, 2 Black; 0 = none"},
     "game_type": {"default": "Base", "values": ["Base"],
@@ -221,10 +222,12 @@ class HiveMatch:
         return 0.0 if self._bot_to_move() else None
 
     def due(self, now: float) -> dict | None:
-        """The computer's move at its depth (H-G7) when it is its turn, else None."""
+        """The computer's move at its level (H-G7: as deep as its level, within the level's
+        thinking time) when it is its turn, else None."""
         if not self._bot_to_move():
             return None
-        move = best_move(self)
+        level = max(MIN_DEPTH, min(int(self.settings.get("bot_depth") or DEFAULT_DEPTH), MAX_DEPTH))
+        move = best_move(self, depth=level, time_limit=LEVEL_SECONDS[level])
         return {"do": "pass"} if move == "pass" else {"do": "move", "move": move}
 
     # ---- acting -----------------------------------------------------------------------

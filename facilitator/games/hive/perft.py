@@ -11,29 +11,43 @@ number of valid moves of a position is its perft(1) ("bulk counting").
 """
 from __future__ import annotations
 
+import time
+
 from .board import Board
 from .notation import canonical
 
 
-def perft(depth: int, board: Board | None = None) -> int:
-    """The perft count of ``board`` (a new game when None) to ``depth`` plies."""
+def perft(depth: int, board: Board | None = None, deadline: float | None = None) -> int:
+    """The perft count of ``board`` (a new game when None) to ``depth`` plies;
+    TimeoutError past ``deadline`` (``time.perf_counter()``), the board left as given."""
     if depth < 0:
         raise ValueError(f"Unable to calculate perft({depth}).")
-    return _perft(Board() if board is None else board, depth)
+    board = Board() if board is None else board
+    if deadline is None:
+        return _perft(board, depth)
+    ply = board.ply
+    try:
+        return _perft(board, depth, deadline)
+    except TimeoutError:
+        while board.ply > ply:      # the interrupted count leaves moves pushed
+            board.pop()
+        raise
 
 
-def _perft(board: Board, depth: int) -> int:
+def _perft(board: Board, depth: int, deadline: float | None = None) -> int:
     if depth == 0:
         return 1
     if depth == 1:
         return board.count_moves()
     if board.over:
         return 0
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeoutError
     total = 0
     push, pop = board.push, board.pop
     for move in board.valid_moves():
         push(move)
-        total += _perft(board, depth - 1)
+        total += _perft(board, depth - 1, deadline)
         pop()
     return total
 

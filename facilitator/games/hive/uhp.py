@@ -42,6 +42,11 @@ GAME_OVER = "The game is over. Try 'newgame' to start a new game."
 
 COMMANDS = ("info", "help", "newgame", "play", "pass", "validmoves", "bestmove", "undo",
             "options", "perft", "exit")
+#: The longest a ``bestmove`` without a time (``bestmove`` or ``bestmove depth N``) or a
+#: ``perft`` thinks: a deep request answers within it, with what finished in time.
+MAX_SECONDS = 10.0
+#: The longest line a command is read from (a longer one is answered ``err``).
+MAX_LINE = 10_000
 
 
 class _Error(Exception):
@@ -51,13 +56,17 @@ class _Error(Exception):
 class Engine:
     """One UHP session: the current game (or None) and the options."""
 
-    def __init__(self):
+    def __init__(self, max_seconds: float = MAX_SECONDS):
+        """``max_seconds``: the longest a search or a count runs (MAX_SECONDS)."""
+        self.max_seconds = max_seconds
         self.board: Board | None = None
         self.options = {"BotDepth": bot.DEFAULT_DEPTH}
         self.exit_requested = False
 
     def answer(self, line: str) -> list[str]:
         """The lines answering one command, ``ok`` included (none for ``exit``)."""
+        if len(line) > MAX_LINE:
+            return [f"err {INVALID_COMMAND}", "ok"]
         words = line.split()
         if not words:
             return []
@@ -126,26 +135,26 @@ class Engine:
         depth, limit = None, None
         if not args:
             depth = self.options["BotDepth"]
-        elif len(args) == 2 and args[0].lower() == "depth" and args[1].isdigit():
-            depth = int(args[1])
+        elif len(args) == 2 and args[0].lower() == "depth":
+            depth = _whole(args[1])
             if depth < 1:
                 raise _Error(INVALID_COMMAND)
         elif len(args) == 2 and args[0].lower() == "time":
             limit = _seconds(args[1])
         else:
             raise _Error(INVALID_COMMAND)
-        if limit is not None:
-            # Leave room to answer inside the time asked for.
-            limit = max(0.05, limit * 0.9 - 0.05)
+        # Leave room to answer inside the time asked for; never longer than MAX_SECONDS.
+        limit = self.max_seconds if limit is None else max(0.05, limit * 0.9 - 0.05)
+        limit = min(limit, self.max_seconds)
         move = bot.best_move(board, depth=depth, time_limit=limit)
         check(board, move)
         return [move]
 
     def _undo(self, args):
         board = self._game(playing=False)
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        if len(args) > 1:
             raise _Error(INVALID_COMMAND)
-        n = int(args[0]) if args else 1
+        n = _whole(args[0]) if args else 1
         if n < 1 or n > board.ply:
             raise _Error(f"Unable to undo {n} moves.")
         for _ in range(n):
@@ -161,8 +170,8 @@ class Engine:
         if sub == "set" and len(args) == 3:
             key = self._option_key(args[1])
             value = args[2]
-            if not value.lstrip("-").isdigit():
-                raise _Error(f'The value "{value}" is not valid for the option "{key}".')
+            if not _is_whole(value.removeprefix("-")):
+                raise _Error(f'The value "{value[:40]}" is not valid for the option "{key}".')
             self.options[key] = max(bot.MIN_DEPTH, min(int(value), bot.MAX_DEPTH))
             return [self._option_line(key)]
         raise _Error(INVALID_COMMAND)
@@ -179,23 +188,41 @@ class Engine:
 
     def _perft(self, args):
         board = self._game(playing=False)
-        if len(args) != 1 or not args[0].lstrip("-").isdigit():
+        if len(args) != 1 or not _is_whole(args[0].removeprefix("-")):
             raise _Error(INVALID_COMMAND)
         top = int(args[0])
         if top < 0:
             raise _Error(f"Unable to calculate perft({top}).")
-        out = []
+        out, deadline = [], time.perf_counter() + self.max_seconds
         for depth in range(top + 1):
             start = time.perf_counter()
-            nodes = perft(depth, board)
+            try:
+                nodes = perft(depth, board, deadline)
+            except TimeoutError:
+                # The depths that finished are answered; the rest would take too long.
+                out.append(f"err perft({depth}) takes longer than {self.max_seconds:g} s.")
+                break
             ms = (time.perf_counter() - start) * 1000
             out.append(f"perft({depth}) = {nodes} in {ms:.0f} ms.")
         return out
 
 
+def _is_whole(text: str) -> bool:
+    """Whether ``text`` is a whole number UHP may send: ASCII digits (``²`` is a digit to
+    Python, not to a count), at most 9 of them."""
+    return 0 < len(text) <= 9 and text.isascii() and text.isdigit()
+
+
+def _whole(text: str) -> int:
+    """``text`` as a whole number, else the ``err`` of an invalid command."""
+    if not _is_whole(text):
+        raise _Error(INVALID_COMMAND)
+    return int(text)
+
+
 def _seconds(text: str) -> float:
     # hh:mm:ss, as UHP writes a time (fractions of a second allowed).
-    found = re.fullmatch(r"(\d+):([0-5]?\d):([0-5]?\d(?:\.\d+)?)", text)
+    found = re.fullmatch(r"([0-9]{1,4}):([0-5]?[0-9]):([0-5]?[0-9](?:\.[0-9]{1,6})?)", text)
     if not found:
         raise _Error(INVALID_COMMAND)
     hours, minutes, seconds = found.groups()

@@ -188,3 +188,41 @@ def test_facilitator_replay_refuses_a_bad_hive_record(tmp_path):
     assert done.returncode == 1
     assert json.loads(done.stdout) == {"error": "H-P1.5", "action": 1,
                                        "message": "You can't play your Queen Bee on your first turn."}
+
+
+MALFORMED = ["undo ²", "perft ²", "bestmove depth ²", "bestmove time 00:00:0²", "undo " + "9" * 5000,
+             "perft " + "9" * 5000, "bestmove depth " + "9" * 5000, "options set BotDepth " + "9" * 5000,
+             "options set BotDepth ²", "play " + "w" * 20_000, "perft -" + "1" * 5000, "undo -1",
+             "bestmove time 99999999:00:00", "newgame " + "Base+" * 3000, "\x00", "play wS1\x07"]
+
+
+def test_every_malformed_line_is_answered_err_and_the_session_goes_on():
+    """Issue 46, item 3: no line a UHP client sends crashes the engine; each answer ends
+    with ok and the game is as it was."""
+    engine = Engine()
+    engine.answer("newgame")
+    engine.answer("play wS1")
+    for line in MALFORMED:
+        answer = engine.answer(line)
+        assert answer[-1] == "ok" and len(answer) == 2, (line[:40], answer)
+        assert answer[0].startswith(("err ", "invalidmove ")), (line[:40], answer)
+    assert engine.answer("validmoves")[0].count(";") > 0
+    assert engine.answer("play bS1 wS1-") == ["Base;InProgress;White[2];wS1;bS1 wS1-", "ok"]
+
+
+def test_perft_and_bestmove_answer_within_the_engines_time():
+    """A deep perft answers the depths that finished in time, then says the rest takes
+    too long; a deep bestmove answers within the time too (the deepest search finished)."""
+    engine = Engine(max_seconds=0.5)
+    engine.answer("newgame")
+    started = time.monotonic()
+    answer = engine.answer("perft 9")
+    assert time.monotonic() - started < 3, answer
+    assert answer[0] == "perft(0) = 1 in 0 ms." and answer[-1] == "ok"
+    assert answer[-2].startswith("err perft(") and "takes longer than 0.5 s" in answer[-2], answer
+    assert engine.answer("validmoves")[0] == "wS1;wB1;wG1;wA1"       # the board as it was
+    engine.answer("play wS1")
+    engine.answer("play bS1 wS1-")
+    started = time.monotonic()
+    best = engine.answer("bestmove depth 6")
+    assert time.monotonic() - started < 3 and best[-1] == "ok" and best[0].startswith("w"), best
