@@ -58,6 +58,7 @@ SLOW = (
     "live/test_reconnect.py::test_away_longer_than_the_session_timeout",
     "live/test_access.py::test_every_action_by_every_role_for_every_team",
     "games/hive/test_hive_bot.py",
+    "live/test_hive_live.py::test_the_strongest_computer_player",
 )
 
 

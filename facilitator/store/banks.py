@@ -9,7 +9,7 @@ from ..questions import QUESTION_TYPES, Question
 from ..questions import load_bank, question_type, write_csv
 from ..questions.text import clean, fold, slugify
 from ..safe_text import control_character
-from .database import Database
+from .database import INTEGRITY_ERRORS, Database
 from .models import BankImage, BankQuestionRow, BankRow, GameRow
 
 SAMPLE_BANK_NAME = "Filosofía (muestra)"
@@ -94,7 +94,12 @@ def ensure_sample_bank(database: Database, path: str) -> None:
         return
     report = load_bank(path)
     if report.ok and report.questions:
-        save_bank(database, SAMPLE_BANK_NAME, report.questions)
+        try:
+            save_bank(database, SAMPLE_BANK_NAME, report.questions)
+        except (ValueError, *INTEGRITY_ERRORS):
+            # Another process starting at the same time stored it first (the bank's
+            # unique name): the sample bank is there, which is all that is asked.
+            pass
 
 
 # -- one bank's questions: read, search, change --------------------------------------

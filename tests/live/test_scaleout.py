@@ -288,3 +288,44 @@ def test_logging_out_through_one_process_closes_the_consoles_open_on_the_other(t
             console.close()
         laptop.close()
         phone.close()
+
+
+def test_processes_started_together_on_a_new_database_all_come_up(tmp_path):
+    """Issue 46, item 4: every process of a deployment may start at once (docs/deploy.md):
+    on a new PostgreSQL database, two started together both serve, with one schema and one
+    sample bank between them (three times over)."""
+    import psycopg
+
+    from server import Server
+    from services import fresh_postgres_database, redis_url
+    for attempt in range(3):
+        database, drop = fresh_postgres_database()
+        env = {"FACILITATOR_MESSAGE_QUEUE": redis_url(),
+               "FACILITATOR_MESSAGE_QUEUE_CHANNEL": f"test-together-{attempt}",
+               "FACILITATOR_SECRET_KEY": "shared-secret-of-the-deployment"}
+        servers, errors = [], []
+        try:
+            for name in ("a", "b"):
+                (tmp_path / f"{attempt}{name}").mkdir()
+                servers.append(Server(tmp_path / f"{attempt}{name}", database, env=env))
+
+            def start(server):
+                try:
+                    server.start(timeout=60)
+                except Exception as error:         # noqa: BLE001 - reported below
+                    errors.append(error)
+            starting = [threading.Thread(target=start, args=(s,)) for s in servers]
+            for thread in starting:
+                thread.start()
+            for thread in starting:
+                thread.join(90)
+            assert errors == [], errors
+            for server in servers:
+                assert server.process.poll() is None, server.log()
+            with psycopg.connect(database) as connection:
+                banks = connection.execute("SELECT count(*) FROM banks").fetchone()[0]
+            assert banks == 1
+        finally:
+            for server in servers:
+                server.stop()
+            drop()
