@@ -181,7 +181,15 @@ class LiveHalls:
         for game in self.halls.games_of(hall_id):
             summary = rules.summary(self.halls.store.current(game["game_id"])[0])
             action = rules.bell(summary)
-            if action is not None:
+            if action is None:
+                continue
+            try:
                 ack = self._act(Audience(GM, game["game_id"]), action)
-                ended += bool(ack.get("ok"))
+            except Refusal:
+                # Another bell (a second teacher, another process) ended it first: it is
+                # ended, which is what was asked. Anything else is still refused.
+                if rules.bell(rules.summary(self.halls.store.current(game["game_id"])[0])):
+                    raise
+                continue
+            ended += bool(ack.get("ok"))
         return ended

@@ -100,7 +100,8 @@ function ring() {
   confirming = false;
   conn.emit('hall', { do: 'bell' }).then((ack) => {
     if (ack && ack.ok === false) { flash(ack); return; }
-    notice = t('colmenahall.bell_done', { n: num(ack.ended || 0) });
+    // Nothing left to end: another bell (a second teacher) rang first.
+    notice = ack.ended ? t('colmenahall.bell_done', { n: num(ack.ended) }) : t('colmenahall.bell_already');
     paint();
   });
   paint();

@@ -104,7 +104,7 @@ function teacher(box, page, conn) {
         aria-describedby=${next.ok ? nothing : 'hh-why-not'}
         @click=${() => send({ do: 'next_round' }, () => t('hive.hall.next_done'))}>${t('hive.hall.next_round')}</button>${
         on ? html`<button type="button" class="bad" data-testid="hall-bell"
-          @click=${() => send({ do: 'bell' }, (ack) => t('hive.hall.bell_done', { n: num(ack.ended || 0) }))}>${t('hive.hall.bell', { n: num(on) })}</button>` : nothing}</div>
+          @click=${() => send({ do: 'bell' }, (ack) => (ack.ended ? t('hive.hall.bell_done', { n: num(ack.ended) }) : t('hive.hall.bell_already')))}>${t('hive.hall.bell', { n: num(on) })}</button>` : nothing}</div>
       ${next.ok ? nothing : html`<p class="muted" id="hh-why-not" data-testid="hall-why-not">${because(next.rule, next.message)}</p>`}
       ${said ? html`<p role="status" class="hive-hall-said" data-testid="hall-said">${said}</p>` : nothing}
       <section aria-labelledby="hh-pairings" data-testid="hall-pairings"><h2 id="hh-pairings">${t('hive.hall.pairings')}</h2>
