@@ -64,7 +64,11 @@ def _whole_count(value: object) -> int | None:
     if not isinstance(value, str):
         return None
     text = value.strip().lower().lstrip("x×").strip()
-    return int(text) if text.isdigit() and int(text) > 0 else None
+    # ASCII digits only ("²" is a digit to Python, not a count), and no more than a deck
+    # could print (a 5,000-digit number is no count either).
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        return None
+    return int(text) if int(text) > 0 else None
 
 
 def check_rows(rows: list[Row], label: str = "row", last: int = 1) -> Deck:
@@ -143,8 +147,8 @@ def _check_team_row(row: Row, label: str, team_icon: dict, icon_team: dict,
     team_icon[name], icon_team[icon] = icon, name
     count = _whole_count(row.count)
     if count is None:
-        raise _refuse(label, where, f"the count {row.count!r} is not the printed xN of the "
-                                    "team (a whole number of cards)")
+        raise _refuse(label, where, f"the count {str(row.count)[:20]!r} is not the printed xN "
+                                    "of the team (a whole number of cards)")
     if name in team_count and team_count[name][0] != count:
         before, first = team_count[name]
         raise _refuse(label, where, f"the count x{count} of the team {name!r} differs from "
@@ -167,7 +171,15 @@ def read_deck_csv(text: str) -> Deck:
     if text.startswith("\ufeff"):        # a spreadsheet's byte order mark
         text = text[1:]
     reader = csv.reader(io.StringIO(text, newline=""))
-    table = [line for line in reader]
+    table: list[list[str]] = []
+    try:
+        for line in reader:
+            table.append(line)
+    except csv.Error as error:
+        # A NUL byte, a cell past the reader's limit, a quote never closed: said, with
+        # the row where the reader stopped.
+        raise _refuse("row", reader.line_num, f"the file cannot be read as CSV here: "
+                                              f"{error}") from None
     if not table:
         raise _refuse("row", 1, "the file is empty: it needs the header "
                                 "id,kind,name,icons,count")
@@ -187,6 +199,11 @@ def read_deck_csv(text: str) -> Deck:
     for number, line in enumerate(table[1:], start=2):
         if not any(part.strip() for part in line):
             continue                      # a blank line a spreadsheet left
+        if any(ord(c) < 32 and c != "\t" for part in line for c in part):
+            # A NUL byte or another control character: no card prints one, and no
+            # database or spreadsheet could keep it.
+            raise _refuse("row", number, "a cell holds a control character (such as a NUL "
+                                         "byte): no printed card has one")
         rows.append(Row(number, cell(line, "id"), cell(line, "kind").lower(), cell(line, "name"),
                         cell(line, "name_es"), _icons(cell(line, "icons")), cell(line, "count")))
     return check_rows(rows, "row", len(table))

@@ -272,3 +272,27 @@ def test_a_records_deck_of_the_wrong_form_is_format(deck):
     with pytest.raises(Refusal) as caught:
         deck_from_record(deck)
     assert caught.value.rule == "format"
+
+
+def _with_team_count(count: str) -> str:
+    import re
+    text = deck_to_csv(DEFAULT)
+    line = next(line for line in text.split("\n") if ",team," in line)
+    return text.replace(line, re.sub(r",(\d+),", "," + count + ",", line, count=1), 1)
+
+
+@pytest.mark.parametrize("text, where, why", [
+    (_with_team_count("²"), 34, "the count '²' is not the printed xN"),
+    (_with_team_count("9" * 5000), 34, "the count '99999999999999999999' is not the printed xN"),
+    (_with_team_count("-3"), 34, "is not the printed xN"),
+    ("id,kind,name,icons,count\nT\x0001,task,Bienvenida,pencil,\n", 2, "control character"),
+    ("id,kind,name,icons,count\n" + "a" * 200_000 + ",task,x,pencil,\n", 2,
+     "cannot be read as CSV here: field larger than field limit"),
+])
+def test_a_deck_file_with_a_cell_no_card_prints_is_refused_with_its_row(text, where, why):
+    """Issue 46: inputs that made the deck reader throw are refused (C-D3) with the row
+    and the reason, like any other mistake in the file."""
+    with pytest.raises(DeckRefusal) as refused:
+        read_deck_csv(text)
+    assert refused.value.rule == "C-D3" and refused.value.row == where
+    assert why in refused.value.message, refused.value.message
