@@ -60,6 +60,11 @@ class Presence:
             return [sid for sid, a in self._by_sid.items() if a.game_id == game_id
                     and (device is None or (a.device is not None and a.device == device))]
 
+    def games(self) -> set[int]:
+        """The games this process has connections of (any role)."""
+        with self._lock:
+            return {a.game_id for a in self._by_sid.values() if isinstance(a.game_id, int)}
+
     def forget_game(self, game_id: int) -> None:
         """Drop what is kept of a deleted game (its connections are being closed)."""
         with self._lock:

@@ -73,6 +73,7 @@ class LiveGames:
         self.presence = presence
         self.clock = clock                           # the time actions are given
         self._snapshots: dict[int, tuple] = {}       # game id → (cache key, messages)
+        self._behind: set[int] = set()               # games catch_up found behind once
         self._connect_seqs: dict[str, int] = {}      # connection → seq of its first state
         self._devices_due: dict[int, int] = {}       # game → changes since its count was due
         self._devices_sent: dict[int, tuple] = {}    # game id → the devices the GMs last got
@@ -113,6 +114,9 @@ class LiveGames:
                 stored_classes.hide_league(c, audience.game_id)
         result = self.store.transact(audience.game_id, by.sent_by, change, client_id)
         if result.duplicate_of is not None:
+            # Sent again: the first was stored, but its broadcast may have been lost with
+            # the process that stored it; every screen is brought up to the committed state.
+            self.broadcast(audience.game_id)
             return {"ok": True, "seq": result.duplicate_of, "duplicate": True}
         if result.unchanged:
             # Nothing stored, nothing for screens to show; unless it is an action stored
@@ -120,6 +124,7 @@ class LiveGames:
             first = (self.store.seq_of_client_id(audience.game_id, client_id)
                      if client_id else None)
             if first is not None:
+                self.broadcast(audience.game_id)
                 return {"ok": True, "seq": first, "duplicate": True}
             return {"ok": True, "seq": result.row.seq, "unchanged": True}
         if result.played and result.played[0] == 1 and has_class:
@@ -155,6 +160,23 @@ class LiveGames:
         if not result.unchanged:
             self.broadcast(game_id, (result.match, result.row))
         return bool(result.played)
+
+    def catch_up(self) -> list[int]:
+        """Broadcast the games this process has screens of whose committed ``seq`` no
+        ``state`` message has carried for two calls running (the process that committed
+        died before its broadcast; every process with a message queue calls this every
+        few seconds). The games sent; none without a message queue (one process: its
+        screens reconnect to it and get the state then)."""
+        seen = getattr(getattr(self.socketio, "server", None), "manager", None)
+        seen = getattr(seen, "seen_seq", None)
+        if seen is None:
+            return []
+        behind = {game for game, seq in self.store.seqs(self.presence.games()).items()
+                  if seq > seen.get(game, -1)}
+        due, self._behind = behind & self._behind, behind - self._behind
+        for game_id in sorted(due):
+            self.broadcast(game_id)
+        return sorted(due)
 
     def clock_searches(self, game_id: int) -> bool:
         """Whether game ``game_id``'s clock searches when due (a computer player's move:

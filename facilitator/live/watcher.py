@@ -13,6 +13,9 @@ POLL_SECONDS = 0.2
 #: How often the database is asked even when this process knows of no deadline due:
 #: a clock started through another process that died meanwhile is still ended.
 SAFETY_SECONDS = 1.0
+#: How often a process with a message queue looks for games whose committed state no
+#: broadcast carried (the process that committed died first: LiveGames.catch_up).
+CATCH_UP_SECONDS = 2.0
 
 
 def watch(live, socketio) -> None:
@@ -23,9 +26,15 @@ def watch(live, socketio) -> None:
     anyway; not five times a second on a laptop where no clock runs.
     """
     store = live.store
-    asked = 0.0
+    asked = caught_up = 0.0
     while True:
         now = live.clock()
+        if now - caught_up >= CATCH_UP_SECONDS:
+            caught_up = now
+            try:
+                live.catch_up()
+            except Exception:     # a database hiccup must not stop the watcher for good
+                log.exception("catch-up")
         known = store.earliest_deadline()
         if (known is not None and known <= now) or now - asked >= SAFETY_SECONDS:
             asked = now

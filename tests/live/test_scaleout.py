@@ -329,3 +329,47 @@ def test_processes_started_together_on_a_new_database_all_come_up(tmp_path):
             for server in servers:
                 server.stop()
             drop()
+
+
+def test_a_change_committed_by_a_process_that_died_before_broadcasting_reaches_every_screen(
+        two_servers, tmp_path):
+    """Issue 46, item 4: a process that commits an action and dies before its broadcast
+    (here: a third process of the deployment, with no message queue, whose broadcast
+    reaches nobody) leaves no screen behind: the screens on both processes get the
+    committed state within 10 s with nothing resent, and within 2 s of a resend."""
+    from facilitator import create_app
+    from facilitator.extensions import database, store
+    from facilitator.live.audience import Audience
+    a, b = two_servers
+    http, game_id, cookie, codes = new_game(a)
+    gm_a = Client(a, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    gm_b = Client(b, {"role": "gm", "game": game_id}, cookies=cookie).connect()
+    projector = Client(b, {"role": "projector", "watch": codes["watch"]}).connect()
+    lost = create_app({"DATABASE_URL": a.env["FACILITATOR_DATABASE_URL"], "TESTING": True,
+                       "GM_PASSWORD": "x", "ASYNC_MODE": "threading",
+                       "INSTANCE_PATH": str(tmp_path)})
+    try:
+        live = lost.extensions["facilitator_live"]
+        with lost.app_context():
+            seq = live.act(Audience("gm", game_id), act("adjust", team=1, points=1,
+                                                           reason="sin difundir"), "lost-1")["seq"]
+        started = time.monotonic()
+        for client in (gm_a, gm_b, projector):
+            client.wait_seq(seq, timeout=10)
+        assert time.monotonic() - started < 10
+        with lost.app_context():
+            seq = live.act(Audience("gm", game_id), act("adjust", team=2, points=1,
+                                                           reason="sin difundir"), "lost-2")["seq"]
+        # The acting console sends it again (no answer came): answered as a duplicate,
+        # and every screen is brought up to the committed state at once.
+        resent = time.monotonic()
+        ack = gm_b.act(act("adjust", team=2, points=1, reason="sin difundir"), "lost-2")
+        assert ack == {"ok": True, "seq": seq, "duplicate": True}
+        for client in (gm_a, gm_b, projector):
+            client.wait_seq(seq, timeout=2)
+        assert time.monotonic() - resent < 2
+    finally:
+        for client in (gm_a, gm_b, projector):
+            client.close()
+        store.forget()
+        database.engine.dispose()
