@@ -25,8 +25,15 @@ if (data) {
         note.setAttribute('role', 'status');
         note.dataset.testid = 'follow-over';
         note.textContent = said.over;
+        // In the page under its heading, not a toast: `.notice` alone is fixed at the
+        // bottom and, kept there until the next round, it covered a phone's hands. (Set
+        // here, not in app.css, which every team page loads: only these pages need it.)
+        Object.assign(note.style, { position: 'static', transform: 'none', maxWidth: 'none',
+          margin: '0 0 .75rem', boxShadow: 'none' });
         const main = document.querySelector('main');
-        if (main) main.prepend(note);
+        const heading = main && main.querySelector('h1, .screen-head');
+        if (heading) heading.after(note);
+        else if (main) main.prepend(note);
       }
     } catch (e) { /* offline a moment: ask again later */ }
     setTimeout(look, EVERY_MS);

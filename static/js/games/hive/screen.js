@@ -41,7 +41,10 @@ export function resultText(view) {
   const res = view.result;
   const head = res.result === 'draw' ? t('hive.result.draw') : t('hive.result.won', { side: who(view, res.result) });
   const key = 'hive.reason.' + res.rule;
-  const why = res.rule && has(key) ? t(key, { reason: res.reason }) : res.reason;
+  // A board a hall's bell ended carries the reason 'bell' (data, not words): a phone wrote
+  // «el docente terminó la partida: bell»; it is the round's end, as the hall view says it.
+  const why = res.reason === 'bell' && has('hive.hall.bell_reason') ? t('hive.hall.bell_reason')
+    : res.rule && has(key) ? t(key, { reason: res.reason }) : res.reason;
   return head + ' — ' + why;
 }
 
