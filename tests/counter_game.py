@@ -167,6 +167,9 @@ class CounterHall:
     """The counter for a whole class at once: pairs, two rounds (H1: a round follows
     when every game of the last one is over; H2: two rounds at most)."""
 
+    place_words = "hall.table"
+    rounds_named = True
+
     def bounds(self) -> dict:
         return {"target": {"default": 5, "min": 3, "max": 50}}
 

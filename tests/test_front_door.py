@@ -131,23 +131,35 @@ def test_the_next_round_takes_each_phone_to_its_new_board(app, gm):
                 {"do": "end", "result": "draw", "reason": "agreement"}, Role.gm(), 0.0))
     where = {p: c.get("/seat/where").json for p, c in clients.items()}
     assert all(w["round"] == 1 and w["over"] for w in where.values())
-    assert gm.post(f"/console/halls/{hall_id}/next", json={}).status_code in (200, 404) or True
     with app.app_context():
         halls().next_round(hall_id)
     for p, client in clients.items():
         moved = client.get("/seat/where").json
         assert moved["round"] == 2 and moved["key"].startswith("2.")
-        screen = page_data(client.get("/seat"))
+        page = client.get("/seat")
+        screen = page_data(page)
         assert screen["game"] != before[p]
-        # Nobody asked: each phone holds its seat of round 2 already.
+        # Nobody asked: each phone holds its seat of round 2 already, and says where.
         assert screen["role"] == "team"
+        board = moved["key"].split(".")[1]
+        assert f'data-testid="seat-spot">Ronda 2 · Tablero {board}<' in page.get_data(as_text=True)
 
 
 def test_the_computer_seat_is_never_offered(app, gm):
-    answer = gm.post("/console/games", json={"kind": "hive", "settings": {"bot": 2},
-                                             "content": {"players": {"white": "Ana", "black": "Bot"}}})
-    if answer.status_code != 200:
-        pytest.skip(f"a Hive game against the computer is made otherwise here: {answer.json}")
+    made = gm.post("/console/games", json={"kind": "hive", "name": "Contra la computadora",
+                                           "settings": {"bot": 2}}).json
+    assert made["ok"], made
+    codes = {c["team"]: c["code"] for c in gm.get(f"/api/games/{made['game_id']}/codes").json["teams"]}
+    # The table's chooser offers White only; asking for Black anyway is refused.
+    client = phone(app)
+    client.get(f"/j/{codes[0]}")
+    chooser = client.get("/team").get_data(as_text=True)
+    assert 'data-testid="choose-seat-1"' in chooser and 'data-testid="choose-seat-2"' not in chooser
+    refused = client.post("/team/seat", data={"seat": "2"})
+    assert refused.status_code == 409 and "Ese lugar no existe en esta mesa." in refused.get_data(as_text=True)
+    # Black's own code lets no phone in either.
+    taken = phone(app).get(f"/j/{codes[2]}")
+    assert taken.status_code == 409 and "Ese lugar no existe en esta mesa." in taken.get_data(as_text=True)
 
 
 def test_a_connection_that_outlived_its_seat_is_refused_in_the_actions_own_transaction(app, gm):
@@ -181,3 +193,15 @@ def test_a_connection_that_outlived_its_seat_is_refused_in_the_actions_own_trans
     with app.app_context():
         assert store.current(game_id)[0].seq == 0
         assert live.act(Audience("team", game_id, 1, new), move)["ok"]
+
+
+def test_a_colmena_student_lands_at_their_table_named_as_the_projector_names_it(app, gm):
+    hall_id = make_hall(gm, kind="colmena", names=NAMES + ["Fede Ríos", "Gala Vidal"])
+    with app.app_context():
+        games = halls().games_of(hall_id)
+        tables = {str(p): g["key"] for g in games for p in
+                  next(r for r in halls().rules("colmena").round_games(halls().hall(hall_id)["plan"])
+                       if r["key"] == g["key"])["seats"]}
+    page = pick(phone(app), app, hall_id, 0)
+    place = tables["0"].split(".")[1]
+    assert f'data-testid="seat-spot">Mesa {place}<' in page.get_data(as_text=True)

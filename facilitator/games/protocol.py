@@ -309,7 +309,14 @@ class HallRules(Protocol):
     Players are named by their index in the hall's ``players`` list (the names as the
     teacher gave them, or the class's students); a game of the hall is named by its
     ``key``, ``"<round>.<place>"`` (``"1.3"``: round 1, table or board 3).
+
+    ``place_words`` is the catalog key that names one game of a round to its players
+    (``{n}``: its place: "Mesa 2", "Tablero 2"); ``rounds_named`` says whether a hall has
+    rounds worth naming to a student ("Ronda 2 · Tablero 2"), or just one.
     """
+
+    place_words: ClassVar[str]
+    rounds_named: ClassVar[bool]
 
     def bounds(self) -> dict:
         """Every setting of a hall with its default and bounds, for the set-up form."""

@@ -119,7 +119,8 @@ def _place(hall: dict, player: int) -> dict:
         seat = (game.get("seats") or {}).get(str(player))
         if seat is not None and game["key"] in ids:
             return {"round": current, "key": game["key"], "seat": seat,
-                    "game_id": ids[game["key"]], "name": game.get("name") or game["key"]}
+                    "game_id": ids[game["key"]], "name": game.get("name") or game["key"],
+                    "place": game.get("place")}
     return {"round": current, "bye": True}
 
 
@@ -164,8 +165,13 @@ def _seat_screen(hall: dict, place: dict, device: str):
     row = store.row(place["game_id"])
     token = issue_device_token(current_app.config["SECRET_KEY"], row.public_id, place["seat"],
                                device)
+    rules = _halls().rules(hall["kind"])
+    # Where the student plays this round, in the hall's words: "Ronda 2 · Tablero 3".
+    spot = {"words": getattr(rules, "place_words", None), "n": place.get("place"),
+            "round": place["round"] if getattr(rules, "rounds_named", False) else None}
     return _no_store(seat_screen(row, place["seat"], token, follow={
-        "where": url_for("door.where"), "round": place["round"], "key": place["key"]}))
+        "where": url_for("door.where"), "round": place["round"], "key": place["key"]},
+        spot=spot if spot["words"] and spot["n"] is not None else None))
 
 
 @bp.route("/seat/where")

@@ -203,10 +203,13 @@ def _asking(token: str):
                         url_for("team.ask_again"))
 
 
-def seat_screen(row, seat: int, token: str, follow: dict | None = None) -> str:
+def seat_screen(row, seat: int, token: str, follow: dict | None = None,
+                spot: dict | None = None) -> str:
     """The generic page of a game whose kind brings its own screen scripts: seat
     ``seat``'s screen, or (seat 0) the table's, connecting with ``token``. ``follow``: what
-    a hall's student page asks to follow its student to the next round (lib/follow.js)."""
+    a hall's student page asks to follow its student to the next round (lib/follow.js);
+    ``spot``: where the student plays in the hall (``{"words": catalog key, "n": place,
+    "round": the round's number, or None when the hall has one}``)."""
     table = seat == 0
     match, _row = store.current(row.id)
     names = {s["seat"]: s["name"] for s in seat_list(match)}
@@ -214,7 +217,7 @@ def seat_screen(row, seat: int, token: str, follow: dict | None = None) -> str:
                            role="table" if table else "team", token=token, game_id=row.id,
                            seat=seat, game_name=row.name,
                            seat_name=row.name if table else names.get(seat, str(seat)),
-                           follow=follow,
+                           follow=follow, spot=spot,
                            script=url_for("team.screen_script", game=row.kind,
                                           name="table.js" if table else "seat.js"))
 

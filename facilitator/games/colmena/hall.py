@@ -66,6 +66,9 @@ def _solo_setting(settings: dict) -> bool:
 class ColmenaHall:
     """How a class plays la colmena at once (the protocol's HallRules)."""
 
+    place_words = "colmenahall.table"
+    rounds_named = False
+
     def bounds(self) -> dict:
         """The hall's settings: whether one player plays alone (C-A3)."""
         return {"solo": {"default": False,

@@ -114,6 +114,9 @@ def _nameless(view: dict) -> dict:
 class HiveHall:
     """A Hive tournament of a whole class (see the module's docstring)."""
 
+    place_words = "hivehall.board"
+    rounds_named = True
+
     def bounds(self) -> dict:
         """The tournament's settings with their defaults and bounds (for the set-up form)."""
         return {key: dict(value) for key, value in BOUNDS.items()}

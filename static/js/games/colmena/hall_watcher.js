@@ -42,4 +42,7 @@ function paint(message) {
 }
 
 const socket = conn.connect({ role: 'hall_watcher', watch: readJSON('page', {}).watch }, () => {});
-socket.on('hall', (message) => { if (message && message.view) paint(message); });
+socket.on('hall', (message) => {
+  if (message && message.view) paint(message);
+  window.dispatchEvent(new CustomEvent('hall-message', { detail: message }));   // lib/door.js
+});

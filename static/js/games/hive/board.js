@@ -45,10 +45,12 @@ export function pieceName(t, name) {
   return t('hive.piece', { insect: t('hive.insect.' + name[1]), colour: t('hive.of.' + colour + '.' + name[1]), name: name });
 }
 
-/** A side in words: "blancas (Ana)"; a side whose player has no name but the engine's
- *  default (the colour's English name) is the colour alone. */
+/** A side in words: "blancas (Ana)", "negras (la computadora)"; a side whose player has
+ *  no name but the engine's default (the colour's English name) is the colour alone. */
 export function side(t, view, colour) {
-  const name = (view.players || {})[colour] || '';
+  // The computer's side is named as the class calls it, not by the engine's "Bot".
+  const computer = view.bot && view.bot === (colour === 'white' ? 1 : 2);
+  const name = computer ? t('hive.computer') : (view.players || {})[colour] || '';
   return name && name.toLowerCase() !== colour
     ? t('hive.side', { colour: t('colour.' + colour), name: name }) : t('colour.' + colour);
 }

@@ -19,7 +19,8 @@ const { t, has, num, ordinal } = W;
 const COLOURS = ['white', 'black'];
 const because = (rule, message) => ruleLine(rule, message).text;
 /** A side's or a standings row's name; «Jugador n» where the class keeps names off the projector. */
-const nameOf = (x) => (x.name != null ? x.name : t('hivehall.player', { n: num(x.number) }));
+const nameOf = (x) => (x.bot ? t('hivehall.bot')
+  : x.name != null ? x.name : t('hivehall.player', { n: num(x.number) }));
 
 /** A board's state in words: whose turn, or the result and its reason. */
 function boardState(p) {
@@ -153,7 +154,10 @@ function watcher(box, page, conn) {
     }
   }
   const socket = conn.connect({ role: 'hall_watcher', watch: page.watch }, () => {});
-  socket.on('hall', (message) => { if (message && message.view) paint(message.view); });
+  socket.on('hall', (message) => {
+    if (message && message.view) paint(message.view);
+    window.dispatchEvent(new CustomEvent('hall-message', { detail: message }));   // lib/door.js
+  });
 }
 
 /** Draw the hall screen the page's data names (`hall_gm` or `hall_watcher`) into #screen, live. */
