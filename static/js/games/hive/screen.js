@@ -95,20 +95,29 @@ export function start() {
     const out = [];
     if (legal(state, 'pass')) out.push(button(state, 'pass', t('hive.pass'), 'primary big'));   // the status line says why
     const pending = view.pending || {};
+    // A request this phone's own player made is told as theirs, waiting for the other side;
+    // a phone acts for its own colour only, so its buttons name no side.
+    const other = (seat) => who(view, colourOfSeat(3 - seat));
     if (pending.undo) {
-      out.push(html`<p class="hive-request" data-testid="hive-undo-asked">${t('hive.undo_asked', { side: who(view, colourOfSeat(pending.undo)) })}</p>`,
+      out.push(html`<p class="hive-request" data-testid="hive-undo-asked">${pending.undo === page.team && role === 'team'
+        ? t('hive.undo_asked_mine', { side: other(pending.undo) })
+        : t('hive.undo_asked', { side: who(view, colourOfSeat(pending.undo)) })}</p>`,
         button(state, 'accept_undo', t('hive.accept_undo'), 'good'), button(state, 'decline_undo', t('hive.decline'), 'bad'));
     }
     if (pending.draw) {
-      out.push(html`<p class="hive-request" data-testid="hive-draw-offered">${t('hive.draw_offered', { side: who(view, colourOfSeat(pending.draw)) })}</p>`,
+      out.push(html`<p class="hive-request" data-testid="hive-draw-offered">${pending.draw === page.team && role === 'team'
+        ? t('hive.draw_offered_mine', { side: other(pending.draw) })
+        : t('hive.draw_offered', { side: who(view, colourOfSeat(pending.draw)) })}</p>`,
         button(state, 'accept_draw', t('hive.accept_draw'), 'good'), button(state, 'decline_draw', t('hive.decline'), 'bad'));
     }
     const last = legal(state, 'ask_undo');
     if (last && (role !== 'team' || last.seats.indexOf(page.team) >= 0)) {
-      out.push(button(state, 'ask_undo', t('hive.ask_undo', { side: who(view, colourOfSeat(last.seats[0])) })));
+      out.push(button(state, 'ask_undo', role === 'team' ? t('hive.ask_undo_mine')
+        : t('hive.ask_undo', { side: who(view, colourOfSeat(last.seats[0])) })));
     }
     if (legal(state, 'offer_draw')) {
-      out.push(button(state, 'offer_draw', t('hive.offer_draw', { side: who(view, role === 'team' ? mine : view.to_move) })));
+      out.push(button(state, 'offer_draw', role === 'team' ? t('hive.offer_draw_mine')
+        : t('hive.offer_draw', { side: who(view, view.to_move) })));
     }
     return out;
   }
