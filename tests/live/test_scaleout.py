@@ -2,6 +2,8 @@
 import threading
 import time
 
+import pytest
+
 from campaigns import cookie_header, join_token, quick_close
 from facilitator.live.shared_presence import ALIVE_SECONDS
 from table import SETTINGS
@@ -373,3 +375,72 @@ def test_a_change_committed_by_a_process_that_died_before_broadcasting_reaches_e
             client.close()
         store.forget()
         database.engine.dispose()
+
+
+def _hall_move(kind: str, legal: list[dict], rng) -> dict | None:
+    """A table's next action as its teacher's console sends it (la colmena's, a Hive move)."""
+    if kind == "colmena":
+        from colmena_hall_play import next_action
+        return next_action(legal, rng)
+    moves = [e for e in legal if e["do"] == "move"]
+    return {"do": "move", "move": rng.choice(moves[0]["options"]["moves"])} if moves else None
+
+
+@pytest.mark.parametrize("kind", ["colmena", "hive"])
+def test_a_hall_of_each_game_across_two_processes(two_servers, kind):
+    """Issue 46, item 4: a hall of la colmena and a Hive tournament run the same way on
+    two processes: the tables are played through one, a student's phone (in by the
+    lecture's door) and the teacher's hall view and projector are on the other, and each
+    follows every action, the hall's screens with each table's seq."""
+    import random
+    import re
+
+    import requests
+    from test_colmena_hall_live import Console
+    from test_halls import hall_client, wait_hall
+    a, b = two_servers
+    http = a.gm_session()
+    names = ["Ana", "Bea", "Carla", "Dani", "Eva", "Fede", "Gala", "Hugo"]
+    made = http.post(a.url + "/console/halls", json={"kind": kind, "name": "Jueves",
+                                                     "players": "\n".join(names), "seed": 7},
+                     timeout=10).json()
+    assert made["ok"], made
+    hall_id = made["hall_id"]
+    page = http.get(f"{b.url}/console/halls/{hall_id}", timeout=10).text
+    watch = page.split("/halls/")[1].split('"')[0]
+    door = re.search(r'data-testid="hall-door-code">([^<]+)<', page).group(1).replace("-", "")
+    games = http.get(f"{a.url}/console/halls/{hall_id}.json", timeout=10).json()["games"]
+    gm, gm_messages = hall_client(b, {"role": "hall_gm", "hall": hall_id}, http)
+    room, room_messages = hall_client(b, {"role": "hall_watcher", "watch": watch})
+    # A student of the first table comes in by the door on process B.
+    student = requests.Session()
+    assert student.get(f"{b.url}/h/{door}", allow_redirects=False, timeout=10).status_code == 302
+    seated = student.post(f"{b.url}/door", data={"player": "0"}, allow_redirects=False,
+                          timeout=10)
+    assert seated.status_code == 302, seated.text[:300]
+    seat_page = student.get(f"{b.url}/seat", timeout=10).text
+    token = re.search(r'"token": "([^"]+)"', seat_page).group(1)
+    game_id = int(re.search(r'"game": (\d+)', seat_page).group(1))
+    first = next(g for g in games if g["game_id"] == game_id)      # the student's table
+    phone = Client(b, {"role": "team", "token": token}).connect()
+    console = Console(a, http, first["game_id"])
+    rng = random.Random(7)
+    try:
+        state = console.state()
+        for n in range(4):                    # bounded: four actions through process A
+            action = _hall_move(kind, state["legal"], rng)
+            if action is None:
+                break
+            ack = console.sio.call("act", {"id": f"two-{kind}-{n}", "action": action}, timeout=10)
+            assert ack["ok"], (action, ack)
+            state = console.state(ack["seq"])
+            phone.wait_seq(ack["seq"], timeout=5)
+            for messages in (gm_messages, room_messages):
+                wait_hall(messages, lambda m, s=ack["seq"]: m["seqs"].get(first["key"], 0) >= s,
+                          timeout=5)
+        assert state["seq"] >= 2
+    finally:
+        phone.close()
+        console.sio.disconnect()
+        gm.disconnect()
+        room.disconnect()
