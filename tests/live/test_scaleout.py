@@ -444,3 +444,35 @@ def test_a_hall_of_each_game_across_two_processes(two_servers, kind):
         console.sio.disconnect()
         gm.disconnect()
         room.disconnect()
+
+
+def test_two_phones_taking_one_seat_through_two_processes_get_one_winner(two_servers):
+    """Issue 46, item 4: two phones choose the same seat of a Hive board at the same
+    moment, one through each process: one takes it, the other is told it asks the
+    teacher (the waiting page), never both «it is yours». Five times over."""
+    import requests
+    a, b = two_servers
+    http = a.gm_session()
+    for attempt in range(5):
+        made = http.post(a.url + "/console/games", json={"kind": "hive", "name": f"Carrera {attempt}",
+                                                        "settings": {}}, timeout=10).json()
+        codes = {c["team"]: c["code"]
+                 for c in http.get(f"{a.url}/api/games/{made['game_id']}/codes", timeout=10).json()["teams"]}
+        phones = []
+        for server in (a, b):
+            device = requests.Session()
+            device.get(f"{server.url}/j/{codes[0]}", allow_redirects=False, timeout=10)
+            phones.append((server, device))
+        answers, start = [], threading.Barrier(2)
+
+        def take(server, device):
+            start.wait(5)
+            answers.append(device.post(f"{server.url}/team/seat", data={"seat": "1"},
+                                       allow_redirects=True, timeout=10).text)
+        takers = [threading.Thread(target=take, args=phone) for phone in phones]
+        for taker in takers:
+            taker.start()
+        for taker in takers:
+            taker.join(20)
+        waiting = ['data-testid="waiting-text"' in text for text in answers]
+        assert sorted(waiting) == [False, True], attempt
