@@ -208,7 +208,39 @@ class GameStore:
         """Create a game of ``game_kind`` (its settings checked by the game: a Refusal
         names the rule). ``link(session, row)``: what to store with it in the same
         transaction (its content's images, a class's lineup)."""
+        return self.create_games(game_kind, [{"name": name, "settings": settings,
+                                              "content": content, "bank_name": bank_name,
+                                              "link": link}])[0]
+
+    def create_games(self, game_kind: str, games: list[dict], before=None) -> list[int]:
+        """Create several games of ``game_kind`` in one transaction: all of them or none
+        (a hall's round). Each of ``games``: ``{"name", "settings", "content",
+        "bank_name", "link"}`` as ``create_game`` takes them; ``before(session)`` runs
+        first in the same transaction (the hall's own row: its plan, its new round). The
+        games' ids, in order."""
         found = kind(game_kind)
+        prepared = [self._prepared(found, game) for game in games]
+        made = []
+        with self.database.session() as session:
+            if before is not None:
+                before(session)
+            for game, (match, stored_settings, stored_content) in zip(games, prepared):
+                made.append(self._insert(session, found, game, match, stored_settings,
+                                         stored_content))
+        ids = []
+        for game_id, public_id, watch_code, stored_settings, stored, live in made:
+            # A game made here is known here: its first screens ask nothing to find it,
+            # and its match is built from what was just stored, not read back and parsed
+            # again when the first screen connects.
+            self.names.learnt(game_id, public_id, watch_code)
+            self._held[game_id] = _Held(found.load(stored_settings, stored, [], live), None)
+            ids.append(game_id)
+        return ids
+
+    @staticmethod
+    def _prepared(found, game: dict) -> tuple:
+        """A new game's match and what is stored of it, checked before any write."""
+        name, settings, content = game.get("name") or "", game.get("settings"), game.get("content")
         # A NUL byte or another control character: the database could not keep it, and
         # no spreadsheet could show it.
         _refuse_control_characters(name, "the game's name")
@@ -220,32 +252,30 @@ class GameStore:
                                         for q in content], "questions")
         match = found.new(settings, content) if content is not None else found.new(settings)
         stored_settings, stored_content = found.stored(match)
-        with self.database.session() as session:
-            row = GameRow(kind=game_kind, name=name.strip()[:200] or found.name.capitalize(),
-                          settings=stored_settings, content=stored_content, seq=0,
-                          watch_code=new_code(WATCH_CODE_LENGTH), live=match.live,
-                          deadline=match.deadline(), version=0, bank_name=bank_name)
-            session.add(row)
-            session.flush()
-            if link is not None:
-                link(session, row)
-            used: set[str] = set()
-            # Every game has a code of its own (seat 0), the one the room opens: a device
-            # picks its name, its seat or its team there. A game with a table's shared
-            # screen also has a screen code (SCREEN_CODE) that only the teacher's console
-            # shows, which makes a device the table's screen.
-            for seat in range(SCREEN_CODE if _has_table(match) else 0, _seats(match) + 1):
-                code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
-                used.add(code)
-                session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
-            game_id, public_id, watch_code = row.id, row.public_id, row.watch_code
-            stored = row.content
-        # A game made here is known here: its first screens ask nothing to find it, and
-        # its match is built from what was just stored, not read back and parsed again
-        # when the first screen connects.
-        self.names.learnt(game_id, public_id, watch_code)
-        self._held[game_id] = _Held(found.load(stored_settings, stored, [], match.live), None)
-        return game_id
+        return match, stored_settings, stored_content
+
+    @staticmethod
+    def _insert(session, found, game: dict, match, stored_settings, stored_content) -> tuple:
+        """Insert one game's row and its join codes in ``session``'s transaction."""
+        name = game.get("name") or ""
+        row = GameRow(kind=found.name, name=name.strip()[:200] or found.name.capitalize(),
+                      settings=stored_settings, content=stored_content, seq=0,
+                      watch_code=new_code(WATCH_CODE_LENGTH), live=match.live,
+                      deadline=match.deadline(), version=0, bank_name=game.get("bank_name"))
+        session.add(row)
+        session.flush()
+        if game.get("link") is not None:
+            game["link"](session, row)
+        used: set[str] = set()
+        # Every game has a code of its own (seat 0), the one the room opens: a device
+        # picks its name, its seat or its team there. A game with a table's shared
+        # screen also has a screen code (SCREEN_CODE) that only the teacher's console
+        # shows, which makes a device the table's screen.
+        for seat in range(SCREEN_CODE if _has_table(match) else 0, _seats(match) + 1):
+            code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
+            used.add(code)
+            session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
+        return row.id, row.public_id, row.watch_code, stored_settings, row.content, match.live
 
     def import_record(self, record: dict, name: str, content=None) -> int:
         """Store a replayable record as a game, every action included; ``content``: its

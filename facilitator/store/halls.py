@@ -118,7 +118,9 @@ class Halls:
         _checked(settings, "settings")
         seed = secrets.randbelow(2**31) if seed is None else seed
         plan = rules.plan(players, settings, seed)
-        with self.database.session() as session:
+        made: list[int] = []
+
+        def hall_row(session) -> None:
             row = HallRow(kind=kind_name, name=(name or "").strip()[:MAX_NAME] or kind_name,
                           settings=settings, players=players, plan=plan, shown=[],
                           watch_code=new_code(WATCH_CODE_LENGTH), version=0,
@@ -126,17 +128,17 @@ class Halls:
                           door_code=fresh_code(lambda c: _code_taken(session, c)))
             session.add(row)
             session.flush()
-            hall_id = row.id
-        try:
-            self._make_games(hall_id, kind_name, rules.round_games(plan))
-        except BaseException:
-            self.delete(hall_id)
-            raise
-        return hall_id
+            made.append(row.id)
+        # The hall and its first round's games in one transaction: all or nothing.
+        self._make_games(made, kind_name, rules.round_games(plan), before=hall_row)
+        return made[0]
 
-    def _make_games(self, hall_id: int, kind_name: str, games: list[dict],
-                    holders: dict | None = None) -> list[int]:
-        made = []
+    def _make_games(self, hall: list[int], kind_name: str, games: list[dict],
+                    holders: dict | None = None, before=None) -> list[int]:
+        """Make a round's ``games`` of the hall whose id is ``hall[0]`` (set by ``before``
+        for a new hall) in one transaction with ``before(session)`` (the hall's own
+        write): a crash between them leaves no round half made."""
+        specs = []
         for game in games:
             # Each seat goes to the device that holds its player in the hall (the last
             # round's phone is this round's): no other device takes it first.
@@ -144,12 +146,12 @@ class Halls:
                       (game.get("seats") or {}).items() if player in (holders or {})}
 
             def link(session, row, key=game["key"], claims=claims):
-                row.hall_id, row.hall_key = hall_id, key
+                row.hall_id, row.hall_key = hall[0], key
                 row.claims = claims
-            made.append(self.store.create_game(kind_name, game.get("name") or game["key"],
-                                               game.get("settings") or {}, game.get("content"),
-                                               link=link))
-        return made
+            specs.append({"name": game.get("name") or game["key"],
+                          "settings": game.get("settings") or {},
+                          "content": game.get("content"), "link": link})
+        return self.store.create_games(kind_name, specs, before=before)
 
     def hall(self, hall_id: int) -> dict | None:
         """Hall ``hall_id`` (its row as a dict), or None."""
@@ -295,16 +297,18 @@ class Halls:
             return []
         return self.rules(hall["kind"]).standings(hall["plan"], self.summaries(hall))
 
-    def _write(self, hall: dict, **values) -> None:
+    def _write(self, hall: dict, connection=None, **values) -> None:
         """Write hall columns if the row is still at the version read; a Refusal
-        (``stale``) when another console changed it meanwhile."""
-        with self.database.transaction() as connection:
-            done = connection.execute(
-                update(HallRow).where(HallRow.id == hall["id"],
-                                      HallRow.version == hall["version"])
-                .values(version=hall["version"] + 1, **values))
-            if done.rowcount != 1:
-                raise Refusal("stale", "the hall changed meanwhile: look again and retry")
+        (``stale``) when another console changed it meanwhile. ``connection``: the
+        transaction to write in (a round's), else one of its own."""
+        if connection is None:
+            with self.database.transaction() as connection:
+                return self._write(hall, connection, **values)
+        done = connection.execute(
+            update(HallRow).where(HallRow.id == hall["id"], HallRow.version == hall["version"])
+            .values(version=hall["version"] + 1, **values))
+        if done.rowcount != 1:
+            raise Refusal("stale", "the hall changed meanwhile: look again and retry")
 
     def next_round(self, hall_id: int) -> list[int]:
         """The hall's next round, its games made; a Refusal (the hall rule's id) when
@@ -314,8 +318,12 @@ class Halls:
             raise Refusal("not_found", f"there is no hall {hall_id}")
         rules = self.rules(hall["kind"])
         plan = rules.next_round(hall["plan"], self.summaries(hall))
-        self._write(hall, plan=plan)
-        return self._make_games(hall_id, hall["kind"], rules.round_games(plan), hall["holders"])
+
+        def write_plan(session) -> None:
+            self._write(hall, plan=plan, connection=session.connection())
+        # The plan and the round's games in one transaction: all or nothing.
+        return self._make_games([hall_id], hall["kind"], rules.round_games(plan),
+                                hall["holders"], before=write_plan)
 
     def set_shown(self, hall_id: int, keys: list[str]) -> None:
         """The games the projector's live boards show (their keys); the hall rules
