@@ -100,10 +100,13 @@ def _names_page(hall: dict, held, error: str | None = None):
                       and holders[str(n)] != held.device}
                      for n, name in enumerate(hall["players"])),
                     key=lambda p: p["name"].casefold())
+    # The name this device holds already: the error ``elsewhere`` names it, and the page
+    # offers to go on to that student's seat.
+    mine = hall["players"][held.player] if 0 <= held.player < len(hall["players"]) else None
     response = make_response(render_template(
         "team/door.html", place_name=hall["name"], people=people, action=url_for("door.names"),
-        field="player", title="door.title", hint="door.hint", error=error,
-        game_kind=hall["kind"]))
+        field="player", title="door.title", hint="door.hint", error=error, mine=mine,
+        go_on=url_for("door.seat"), game_kind=hall["kind"]))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -19,7 +19,7 @@ document.body.classList.add('ch-projector');
 function tile(table) {
   const key = table.key;
   const words = said(table.over ? table.message : null, W.lang);
-  return html`<article class=${'ch-tile' + (table.over ? ' over tier-' + table.tier : '')}
+  return html`<article class=${'ch-tile' + (table.over ? ' over tier-' + table.tier : table.players ? ' seated' : '')}
     data-testid=${'room-table-' + key} aria-labelledby=${'room-title-' + key}><div class="ch-tile-in">
     <h2 id=${'room-title-' + key}>${t('colmenahall.room.table', { n: num(table.place) })}${
       table.solo ? html`<span class="ch-solo">${' · ' + t('colmenahall.room.solo')}</span>` : ''}</h2>
@@ -34,12 +34,26 @@ function tile(table) {
         : t('colmenahall.room.playing') + ' · ' + t('colmenahall.room.deck', { n: num(table.deck) })}</p>`}</div></article>`;
 }
 
+/** When a tile's words do not fit it (a table's four long names), every tile's number
+ *  and names get smaller type together, step by step, until they do: never cut, and the
+ *  tiles alike. */
+function fitTiles() {
+  const room = box.querySelector('.ch-room');
+  if (!room) return;
+  const tiles = Array.from(room.querySelectorAll('.ch-tile-in'));
+  const over = () => tiles.some((inner) => inner.scrollHeight > inner.clientHeight + 1);
+  room.style.removeProperty('--fit');
+  for (let fit = 0.9; over() && fit > 0.35; fit -= 0.1) room.style.setProperty('--fit', fit.toFixed(1));
+}
+
 function paint(message) {
   const view = message.view;
   const shape = grid(view.tables.length);
   draw(html`<p class="ch-room-head" data-testid="room-heading">${view.over ? t('colmenahall.room.all_over') : t('colmenahall.room.heading')}</p>
     <div class="ch-room" data-testid="room-tables" style=${'--cols: ' + shape.cols + '; --rows: ' + shape.rows}>${view.tables.map(tile)}</div>`, box);
+  fitTiles();
 }
+addEventListener('resize', fitTiles);
 
 const socket = conn.connect({ role: 'hall_watcher', watch: readJSON('page', {}).watch }, () => {});
 socket.on('hall', (message) => {

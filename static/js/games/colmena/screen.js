@@ -26,6 +26,7 @@
  * colmena-projector-link); cards.js's for the board.
  */
 import { html, render, nothing } from '/static/js/lib/dom.js';
+import { stylesheet } from '/static/js/lib/styles.js';
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
@@ -44,13 +45,7 @@ const box = document.getElementById('screen');
 //: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
 const ZOOMS = [110, 140, 170, 80];
 
-if (!document.querySelector('link[data-colmena]')) {
-  const css = document.createElement('link');
-  css.rel = 'stylesheet';
-  css.href = '/static/css/colmena.css';
-  css.setAttribute('data-colmena', '');
-  document.head.appendChild(css);
-}
+stylesheet('/static/css/colmena.css');
 box.classList.add('colmena-screen', 'role-' + role);
 document.body.classList.add('colmena-page', 'colmena-' + role);
 

@@ -45,8 +45,9 @@ function standings(view, narrow) {
   const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? nameOf(row) : num(row[c]));
   return html`<section class="hive-hall-standings" data-testid="hall-standings" aria-labelledby="hh-st">
     <h2 id="hh-st">${t('hive.hall.standings')}</h2>
-    <div class="scroll" tabindex="0"><table><thead><tr>${cols.map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
-    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td>${cell(row, c)}</td>`)}</tr>`)}</tbody></table></div>
+    <div class="scroll" tabindex="0"><table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
+    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td
+      data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table></div>
     <p class="muted">${t('hive.hall.tiebreak')}</p></section>`;
 }
 
@@ -70,6 +71,9 @@ function teacher(box, page, conn) {
     });
   }
 
+  // A column's name: its header, and on a phone (table.stacks) the words before its cell.
+  const col = (c) => t('hive.hall.col.' + c);
+
   function row(p, games) {
     const game = games[p.key] || {};
     const url = consoles[p.key] || (game.game_id ? '/console/' + game.game_id : null);
@@ -82,8 +86,8 @@ function teacher(box, page, conn) {
     };
     return html`<tr data-testid=${'hall-pairing-' + p.key} class=${p.over ? 'over' : nothing}>
       <th scope="row">${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
-      <td data-testid=${'hall-state-' + p.key}>${boardState(p)}</td>
-      <td>${game.table_code ? html`<code class="code" data-testid=${'hall-board-code-' + p.key}>${game.table_code}</code>
+      <td data-testid=${'hall-state-' + p.key} data-label=${col('state')}>${boardState(p)}</td>
+      <td data-label=${col('code')}>${game.table_code ? html`<code class="code" data-testid=${'hall-board-code-' + p.key}>${game.table_code}</code>
         <a href=${'/qr/' + game.table_code + '.svg'} target="_blank" rel="noopener">${t('hive.hall.qr')}</a>` : ''}</td>
       <td>${url ? html`<a class="button small" href=${url} data-testid=${'hall-console-' + p.key}
         aria-label=${t('hive.hall.open_board_n', { n: num(p.place) })}>${t('hive.hall.open_board')}</a>` : ''}</td>
@@ -109,7 +113,7 @@ function teacher(box, page, conn) {
       ${next.ok ? nothing : html`<p class="muted" id="hh-why-not" data-testid="hall-why-not">${because(next.rule, next.message)}</p>`}
       ${said ? html`<p role="status" class="hive-hall-said" data-testid="hall-said">${said}</p>` : nothing}
       <section aria-labelledby="hh-pairings" data-testid="hall-pairings"><h2 id="hh-pairings">${t('hive.hall.pairings')}</h2>
-        <div class="scroll" tabindex="0"><table><thead><tr>${['board', 'white', 'black', 'state', 'code', 'console', 'projector']
+        <div class="scroll" tabindex="0"><table class="stacks"><thead><tr>${['board', 'white', 'black', 'state', 'code', 'console', 'projector']
           .map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
           <tbody>${view.pairings.map((p) => row(p, games))}</tbody></table></div>
         ${byeLine(view)}

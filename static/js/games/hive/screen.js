@@ -7,6 +7,7 @@
  * catalog (its id only in the tooltip).
  */
 import { html, render as draw, nothing, $, drafts, keep } from '/static/js/lib/dom.js';
+import { stylesheet } from '/static/js/lib/styles.js';
 import { W, readJSON } from '/static/js/lib/words.js';
 import { connection, fetchJSON, legal } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
@@ -21,12 +22,7 @@ export const who = (view, colour) => board.side(t, view, colour);
 
 /** Add the Hive screens' styles to the page (once). */
 export function styles() {
-  if (document.querySelector('link[data-hive]')) return;
-  const css = document.createElement('link');
-  css.rel = 'stylesheet';
-  css.href = '/static/css/hive.css';
-  css.setAttribute('data-hive', '');
-  document.head.appendChild(css);
+  stylesheet('/static/css/hive.css');
 }
 
 /** The line of a rule that refused something: its summary in the catalog, or the
