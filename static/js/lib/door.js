@@ -2,8 +2,8 @@
  * whole room, in a strip above the hall's own screen (which shows who sits where: the
  * hall rules' view). Drawn once from the page's data; knows no game. While no game of
  * the round has begun (every `seqs` of the hall's messages is 0: the class is coming
- * in), the QR code is large enough to scan from the back row; once play starts it
- * shrinks and leaves the room to the games. */
+ * in), the QR code grows as large as the screen allows (to be scanned from the back
+ * row); once play starts it shrinks and leaves the room to the games. */
 import { html, render } from './dom.js';
 import { W, readJSON } from './words.js';
 
@@ -18,7 +18,22 @@ if (door && box) {
       <span class="door-url">${t('door.or_open')} <span data-testid="door-url">${door.url}</span></span></figcaption></figure>`, box);
 }
 
+/* The QR code as large as the screen allows without scrolling: from a third of its
+ * height down, two hundredths at a time (a bounded search), never below the strip's size. */
+function grow() {
+  const page = document.documentElement;
+  for (let vh = 33; vh >= 14; vh -= 2) {
+    page.style.setProperty('--door-qr', vh + 'vh');
+    if (page.scrollHeight <= innerHeight) return;
+  }
+  page.style.removeProperty('--door-qr');
+}
+
 window.addEventListener('hall-message', (event) => {
   const seqs = Object.values((event.detail && event.detail.seqs) || {});
-  document.body.classList.toggle('door-open', seqs.length > 0 && seqs.every((seq) => seq === 0));
+  const open = seqs.length > 0 && seqs.every((seq) => seq === 0);
+  document.body.classList.toggle('door-open', open);
+  // After the hall's own screen has drawn this message.
+  if (open) requestAnimationFrame(grow);
+  else document.documentElement.style.removeProperty('--door-qr');
 });
