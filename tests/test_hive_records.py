@@ -197,10 +197,13 @@ def test_the_results_page_of_a_game_on_and_of_one_the_teacher_ended(app, gm):
         "Ganan las negras (Black) — el docente terminó la partida: abandono"
 
 
-def test_a_hive_game_has_no_partida_exports_and_its_page_is_listed(gm):
+def test_a_hive_game_has_no_partida_sheets_and_its_page_is_listed(gm):
     game_id = pasted_game(gm, PASTED)
-    for what in ("standings.csv", "turns.csv", "results.json", "results.xlsx"):
+    for what in ("standings.csv", "turns.csv", "results.xlsx"):
         assert gm.get(f"/console/{game_id}/{what}").status_code == 404
+    # Its results as JSON: the summary its results page shows.
+    summary = gm.get(f"/console/{game_id}/results.json")
+    assert summary.status_code == 200 and summary.json["moves"] == ["wS1", "bG1 -wS1", "wA1 wS1/"]
     listing = gm.get("/console").get_data(as_text=True)
     assert f'href="/console/{game_id}/results"' in listing
     results = gm.get(f"/api/v1/games/{game_id}/results")      # the API's: the summary

@@ -5,7 +5,7 @@ import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .database import Database
+from .database import INTEGRITY_ERRORS, Database
 from .models import SecretRow
 
 PASSWORD = "gm_password"
@@ -25,12 +25,17 @@ def set_secret(database: Database, name: str, value: str, hashed: str | None = N
     """Store ``value``'s hash under ``name``, replacing any earlier one (``hashed``: that
     hash, already computed)."""
     hashed = hashed or generate_password_hash(value)
-    with database.session() as session:
-        row = session.get(SecretRow, name)
-        if row is None:
-            session.add(SecretRow(name=name, hash=hashed))
-        else:
-            row.hash = hashed
+    try:
+        with database.session() as session:
+            row = session.get(SecretRow, name)
+            if row is None:
+                session.add(SecretRow(name=name, hash=hashed))
+            else:
+                row.hash = hashed
+    except INTEGRITY_ERRORS:
+        # Another process starting at the same moment stored one first: replace it.
+        with database.session() as session:
+            session.get(SecretRow, name).hash = hashed
 
 
 def new_console_secret(database: Database, value: str | None = None,
