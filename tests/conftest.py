@@ -36,8 +36,9 @@ ADDRESSES = (f"10.77.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 #: The slow tests, by the start of their id under tests/ (a folder, a file, a test): each
 #: drives Chromium, kills or restarts server processes or starts them to see them refuse,
 #: runs two processes over the message queue, installs the package, plays the bot, runs
-#: a fuzz, a flood from another process, an exhaustive sweep or a property search of many
-#: examples, or waits out a real expiry. A live test's PostgreSQL run is slow too (its SQLite
+#: a fuzz, a flood from another process, an exhaustive sweep (every attack on a seat,
+#: every route for every kind) or a property search of many examples, or waits out a
+#: real expiry. A live test's PostgreSQL run is slow too (its SQLite
 #: run stays in the everyday set; the full run plays both).
 SLOW = (
     "browser/",
@@ -59,6 +60,7 @@ SLOW = (
     "live/test_access.py::test_every_action_by_every_role_for_every_team",
     "games/hive/test_hive_bot.py",
     "live/test_hive_live.py::test_the_strongest_computer_player",
+    "live/test_seat_attacks.py", "test_every_kind_routes.py",
 )
 
 

@@ -25,10 +25,15 @@ def show(watch: str):
     row = store.row(game_id)
     use_game_language(row.settings)          # the game's language unless this device chose one
     if "watcher" not in getattr(kind(row.kind), "pages", {}):
-        # A game whose kind brings its own screen scripts: its projector's.
+        # A game whose kind brings its own screen scripts: its projector's, with the
+        # game's own code for the room (a hall's game: the hall's projector shows the
+        # hall's door instead).
+        link = door_link(row) if row.hall_id is None else None
+        door = {"code": link["join_code"], "url": link["join_url"],
+                "qr": link["qr_url"]} if link else None
         return render_template("games/screen.html", kind_prefix=row.kind + ".", role="projector", token=None,
                                watch=row.watch_code, game_id=row.id, seat=None,
-                               game_name=row.name, seat_name=row.name,
+                               game_name=row.name, seat_name=row.name, door=door,
                                script=url_for("team.screen_script", game=row.kind,
                                               name="watcher.js"))
     teams = team_links(row)

@@ -97,6 +97,11 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     projector = screens.page("projector", PROJECTORS[0])
     projector.goto(f"{hive_server.url}/projector/{watch}")
     expect(projector.get_by_test_id("hive-status")).to_contain_text("blancas")
+    # Before play the projector shows the game's own code (a phone picks its colour
+    # there; issue 45), never the tablet's screen code; it goes once play starts.
+    expect(projector.get_by_test_id("door-code")).to_have_text(codes[0][:4] + "-" + codes[0][4:])
+    assert codes[-1] not in projector.content()
+    screens.shot(projector, "projector-before-play", full_page=False)
 
     # A piece that cannot go anywhere says why, in one line, with the rule's summary
     # (H-W1); the rule's id only in the tooltip (H-W3).
@@ -125,6 +130,7 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     assert "blanca" in table.locator(".hive-stack.last").get_attribute("aria-label")
     expect(table.locator(".hive-stack.last")).to_have_attribute("data-piece", white.split()[0])
     expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(3)
+    expect(projector.get_by_test_id("door")).to_be_hidden()
     screens.shot(table, "table-800x1280")
     axe_clean(table, "table 800x1280")
 

@@ -127,8 +127,9 @@ def test_bytes_each_page_loads(room, server, artifacts):
 # view's 7 KB more for the lecture's code, the seats' requests and each table's screen
 # code (issue 45); then 3 KB more for both for the panel's and the requests' own styles
 # (static/css/seating.css) and the hall view's larger class code, and the hall
-# projector's 2 KB more for the door's QR code grown while the class comes in (issue 45).
-HIVE_BUDGETS = {"phone": 142_000, "console": 154_000, "projector": 142_000,
+# projector's 2 KB more for the door's QR code grown while the class comes in, and a single
+# game's projector 4 KB more for its own code shown until play starts (issue 45).
+HIVE_BUDGETS = {"phone": 142_000, "console": 154_000, "projector": 146_000,
                 "hall": 191_000, "hall_projector": 157_000}
 
 

@@ -92,6 +92,7 @@ export function connection(opts) {
       clock.set(s.now);
       C.state = s;
       onState(s);
+      globalThis.dispatchEvent?.(new CustomEvent('game-state', { detail: s }));   // lib/door.js
     });
     socket.on('error', (e) => { if (e && e.error) for (const fn of errors) fn(e); });
     if (typeof document !== 'undefined') {

@@ -37,3 +37,9 @@ window.addEventListener('hall-message', (event) => {
   if (open) requestAnimationFrame(grow);
   else document.documentElement.style.removeProperty('--door-qr');
 });
+
+/* A single game's projector (no hall): its own code shows until the game's first action,
+ * then gives the room back to the game. */
+window.addEventListener('game-state', (event) => {
+  document.body.classList.toggle('door-closed', (event.detail && event.detail.seq) > 0);
+});
