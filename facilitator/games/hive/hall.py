@@ -214,6 +214,9 @@ class HiveHall:
         r = len(plan["rounds"])
         byes = [b["bye"] for b in plan["rounds"][-1] if "bye" in b]
         standings = self.standings(plan, summaries)
+        # The projector shows the current round only: boards picked in an earlier round
+        # are no longer shown once the next is paired (H-T7).
+        shown = [key for key in shown if key.startswith(f"{r}.")]
         out = {"teacher": audience.kind == GM, "system": plan["system"], "odd": plan["odd"],
                "round": r, "rounds_total": plan["rounds_total"],
                "pairings": self._pairing(plan, r, summaries),

@@ -168,6 +168,20 @@ def test_the_projector_shows_four_live_boards_at_most():              # H-T7
     json.dumps(watcher)
 
 
+def test_the_projector_shows_the_current_round_only():                    # H-T7
+    plan = HALL.plan(NAMES[:4], {}, seed=2)
+    matches = games_of(plan)
+    for _game, match in matches:
+        finish(match, "draw", "agreement")
+    summaries = summaries_of(plan, matches)
+    plan = HALL.next_round(plan, summaries)
+    summaries.update(summaries_of(plan, games_of(plan)))
+    # The boards picked in round 1 are no longer shown under «Ronda 2».
+    watcher = HALL.view(plan, summaries, Role.watcher(), ["1.1", "1.2", "2.1"])
+    assert watcher["round"] == 2 and list(watcher["boards"]) == ["2.1"]
+    assert watcher["shown"] == ["2.1"]
+
+
 # ---- the computer's seat (H-G7) -----------------------------------------------------------
 
 def bot_game(seat=2, depth=1):
