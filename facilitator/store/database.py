@@ -20,7 +20,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Json
 from sqlalchemy import bindparam, create_engine, event, exc, select
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.orm import Session, defer, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from . import libpq, schema
 from .models import LIVE_COLUMNS, ActionRow, GameRow, LiveRow
@@ -217,13 +217,6 @@ class Database:
             raise
         finally:
             pooled.close()          # back to the pool (which rolls back what is left)
-
-    def lock_game(self, session: Session, game_id: int) -> GameRow | None:
-        """Load game ``game_id`` locked for writing until the transaction ends."""
-        query = select(GameRow).where(GameRow.id == game_id).options(defer(GameRow.questions))
-        if not self.is_sqlite:
-            query = query.with_for_update()
-        return session.scalars(query).first()
 
     def after_fork(self) -> None:
         """Drop pooled connections inherited from a parent process."""

@@ -628,10 +628,8 @@ class GameStore:
             except Refusal:
                 # A refused change leaves the match as it was, but for what it did before
                 # it was refused (a verdict that first locked the writing): then forget it.
-                if moved and _mark(self._held[game_id].match) != before \
-                        if game_id in self._held else False:
-                    self._forget_state(game_id)
-                elif not moved and result_pending(locals()):
+                kept = self._held.get(game_id)
+                if moved and kept is not None and _mark(kept.match) != before:
                     self._forget_state(game_id)
                 raise
             except BaseException:
@@ -784,11 +782,6 @@ def _mark(match) -> tuple:
     """Where a match stands: its seq and the screens' state (a refused change that left
     it elsewhere made it unlike the database's)."""
     return match.seq, match.live
-
-
-def result_pending(scope: dict) -> bool:
-    """Whether a failed transaction failed before its change began (nothing moved)."""
-    return False
 
 
 def kind_of(record: object):
