@@ -108,3 +108,33 @@ def test_the_shared_browser_modules_know_no_game():
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if game_name.search(line)]
     assert found == [], found
+
+
+#: The modules above games/ that still import la partida's package (issue 46, item 1:
+#: its question bank's model and its results live in it). The list only shrinks: a
+#: module that stops importing it is taken off, and no other module may start.
+STILL_IMPORT_PARTIDA = {
+    "facilitator/web/classes.py", "facilitator/web/banks.py", "facilitator/web/results.py",
+    "facilitator/web/api.py", "facilitator/web/api_v1.py", "facilitator/classes/roster.py",
+    "facilitator/results/exports.py", "facilitator/results/__init__.py",
+    "facilitator/questions/report.py", "facilitator/questions/__init__.py",
+    "facilitator/questions/csv_bank.py", "facilitator/questions/moodle_rules.py",
+    "facilitator/questions/summary.py",
+}
+
+
+def test_no_module_above_the_games_starts_importing_a_game():
+    """Every module outside games/ (web, classes, results, questions, live, store, the
+    CLI, the services) imports a game's own package only if it is on the shrinking list
+    above; the list names no module that no longer does."""
+    import facilitator.games as games
+    packages = tuple(games.MODULES.values())
+    importing = set()
+    for path in files(PACKAGE, (".py",)):
+        relative = str(path.relative_to(ROOT))
+        if relative.startswith("facilitator/games/"):
+            continue
+        if any(name.startswith(packages) for _line, name in imported(path)):
+            importing.add(relative)
+    assert importing - STILL_IMPORT_PARTIDA == set(), "a module started importing a game"
+    assert STILL_IMPORT_PARTIDA - importing == set(), "take these off the list: they no longer do"
