@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from ..games.partida import Refusal, deal_students, propose_team_sizes
-from ..games.partida.numbers import is_unicode
+from ..games import Refusal, is_unicode
+from ..games.partida import deal_students, propose_team_sizes
 from ..games.partida.settings import MAX_TEAM_NAME
 from ..safe_text import check_text
 

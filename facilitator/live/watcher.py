@@ -56,10 +56,11 @@ def act_on_due(live, now: float, spawn=None) -> None:
     the other games' clocks (another room's timer) never wait for its search."""
     store = live.store
     for game_id in store.due_games(now):
+        if game_id in _searching:
+            continue          # its search is under way: not loaded again every poll
         if spawn is not None and live.clock_searches(game_id):
-            if game_id not in _searching:
-                _searching.add(game_id)
-                spawn(_search_and_act, live, game_id)
+            _searching.add(game_id)
+            spawn(_search_and_act, live, game_id)
             continue
         live.clock_due(game_id)
     store.forget_deadlines_until(now)

@@ -6,7 +6,8 @@ import random
 
 from flask import Blueprint, jsonify, request
 
-from ..games.partida import Refusal, deal_students, parse_settings, propose_team_sizes
+from ..games import Refusal
+from ..games.partida import deal_students, parse_settings, propose_team_sizes
 from ..games import is_unicode
 from ..classes.roster import roster_names
 from .auth import gm_required, read_json

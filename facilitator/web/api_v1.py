@@ -34,9 +34,8 @@ from flask import (Blueprint, Response, current_app, g, jsonify, redirect, rende
                    request, url_for)
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..games.partida import (Question, Refusal, deal_students, parse_settings,
-                      propose_team_sizes, replay)
-from ..games import is_unicode, kind_of_record
+from ..games.partida import Question, deal_students, parse_settings, propose_team_sizes, replay
+from ..games import Refusal, is_unicode, kind_of_record
 from ..games.partida.settings import DEFAULT_MAX_MEMBERS, check_roster
 from ..extensions import database, store
 from ..i18n import translate

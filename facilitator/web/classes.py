@@ -14,14 +14,13 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 
 from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
 from ..classes.roster import check_student, duplicate_names
-from ..games.partida import Refusal
-from ..games.partida.settings import DEFAULT_MAX_MEMBERS
+from ..games import Refusal, kind
 from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks
 from .auth import gm_required, read_json
 from ..classes.summaries import read_questions, summaries
-from ..services.games import create_class_game, setup_defaults
+from ..services.games import create_class_game, setup_defaults, setup_kind
 
 bp = Blueprint("classes", __name__, url_prefix="/console/classes")
 
@@ -251,7 +250,7 @@ def deal(class_id: int):
     present = _present(klass, data.get("present"))
     if present is None:
         return _refused("format", "present must list student ids of this class, once each")
-    teams, max_members = data.get("teams"), data.get("max_members", DEFAULT_MAX_MEMBERS)
+    teams, max_members = data.get("teams"), data.get("max_members", _default_max_members())
     if teams is not None and (not isinstance(teams, int) or isinstance(teams, bool)):
         return _refused("format", "teams is a number")
     if not isinstance(max_members, int) or isinstance(max_members, bool) or not 3 <= max_members <= 12:
@@ -453,3 +452,8 @@ def export(class_id: int, kind: str):
             return _refused("format", str(error))
         return _download(body, f"{stem}-moodle.csv", "text/csv; charset=utf-8")
     abort(404)
+
+
+def _default_max_members() -> int:
+    """The set-up game's largest team when a deal names none (its kind's bounds)."""
+    return kind(setup_kind()).settings_bounds()["members"]["default_max"]

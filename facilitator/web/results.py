@@ -6,7 +6,8 @@ import json
 from flask import (Blueprint, Response, abort, g, make_response, redirect, render_template,
                    request, url_for)
 
-from ..games.partida import Refusal, load_record, replay
+from ..games import Refusal
+from ..games.partida import replay
 from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
 from ..services.games import import_record, setup_kind
@@ -130,7 +131,9 @@ def read_record(text: str) -> dict:
     MAX_NAME characters. Anything else is a ``format`` Refusal naming the problem (the
     replay then checks the settings, questions and actions)."""
     try:
-        record = load_record(text)
+        record = json.loads(text)
+    except ValueError as error:
+        raise Refusal("format", f"the record is not valid JSON: {error}") from None
     except RecursionError:
         raise Refusal("format", f"the record nests lists or objects more than "
                                 f"{MAX_RECORD_DEPTH} levels deep") from None
