@@ -31,13 +31,13 @@ class _Commands(click.Group):
 
     def list_commands(self, ctx):
         return sorted({*super().list_commands(ctx),
-                       *(name for name in MODULES if getattr(kind(name), "tools", None))})
+                       *(name for name in MODULES if kind(name).tools)})
 
     def get_command(self, ctx, name):
         found = super().get_command(ctx, name)
         if found is not None or name not in MODULES:
             return found
-        tools = getattr(kind(name), "tools", None)
+        tools = kind(name).tools
         if not tools:
             return None
         group = click.Group(name, help=f"The tools of {name}: {', '.join(tools)}.")
@@ -146,8 +146,7 @@ def password_command(password: str) -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default="-",
               help="File to write (default: standard output).")
 def export_command(game_or_record: str, fmt: str, table: str, output: str) -> None:
-    """Export a stored game (its id) or a partida/1 record file: CSV, JSON or the record."""
-    from .results import export_record
+    """Export a stored game (its id) or a record file: CSV, JSON or the record."""
     name = None
     if game_or_record.isdigit():
         from . import create_app
@@ -166,7 +165,13 @@ def export_command(game_or_record: str, fmt: str, table: str, output: str) -> No
         except ValueError as error:
             raise click.ClickException(f"the record is not valid JSON: {error}")
     try:
-        text = export_record(record, fmt, table, name, _bank_loader(game_or_record))
+        found = kind_of_record(record)
+        if found is None:
+            formats = ", ".join(kind(n).record_format for n in MODULES)
+            fmt_given = record.get("format") if isinstance(record, dict) else None
+            raise Refusal("format", f"export writes the results of a record of {formats}; "
+                                    f"this one is {fmt_given!r}")
+        text = found.export(record, fmt, table, name, _bank_loader(game_or_record))
     except Refusal as refusal:
         where = f" at action {refusal.action}" if refusal.action is not None else ""
         raise click.ClickException(f"{refusal.rule}{where}: {refusal.message}")

@@ -10,36 +10,38 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from facilitator.games.protocol import GM, SEAT, Legal, Played, Refusal, Role
+from facilitator.games.protocol import (GM, SEAT, HallDefaults, History, KindDefaults, Legal,
+                                        MatchDefaults, Played, Refusal, Role)
 
 FORMAT = "counter/1"
 
 
-class CounterMatch:
+class CounterMatch(MatchDefaults):
     """One game of the counter."""
 
     kind = "counter"
+    personal_seats = True
 
     def __init__(self, target: int = 10, names=("Jugador 1", "Jugador 2")):
         self.target = target
         self.names = tuple(names)
-        self.log: list[dict] = []
-        self._done: list[dict] = []
-        self._undone: list[dict] = []
+        # The protocol's event log with undo and redo (an add's event is the number added).
+        self.history = History()
 
-    # the state: the fold of the actions not undone
+    # the state: the fold of the events of the actions not undone
     @property
     def count(self) -> int:
-        return sum(a["n"] for a in self._done)
+        return sum(self.history.events())
 
     @property
     def turn(self) -> int:
-        return 1 + len(self._done) % 2
+        return 1 + len(self.history.done) % 2
 
-    seq = property(lambda self: len(self.log))
+    log = property(lambda self: self.history.log)
+    seq = property(lambda self: self.history.seq)
     over = property(lambda self: self.count >= self.target)
-    can_undo = property(lambda self: bool(self._done))
-    can_redo = property(lambda self: bool(self._undone))
+    can_undo = property(lambda self: self.history.can_undo)
+    can_redo = property(lambda self: self.history.can_redo)
     live: dict = {}
 
     def act(self, action, by: Role, now: float, before_of=None) -> Played:
@@ -50,11 +52,9 @@ class CounterMatch:
         if do in ("undo", "redo"):
             if by.kind != GM:
                 raise Refusal("C1", "only the teacher undoes")
-            taken, put = (self._done, self._undone) if do == "undo" else (self._undone, self._done)
-            if not taken:
+            if not (self.can_undo if do == "undo" else self.can_redo):
                 raise Refusal("C1", f"nothing to {do}")
-            put.append(taken.pop())
-            self.log.append({"do": do})
+            (self.history.undo if do == "undo" else self.history.redo)({"do": do})
             return Played([{"do": do}], [None])
         if do != "add":
             raise Refusal("format", f"unknown action {do!r}")
@@ -68,9 +68,7 @@ class CounterMatch:
         if n not in (1, 2):
             raise Refusal("C2", "add 1 or 2")
         data = {"do": "add", "n": n}
-        self._done.append(data)
-        self._undone.clear()
-        self.log.append(data)
+        self.history.apply(data, [n])
         return Played([data], [None])
 
     def follow(self, actions, live=None) -> None:
@@ -83,6 +81,14 @@ class CounterMatch:
         if by is None or by.kind == GM:
             return found + ([Legal("undo")] if self.can_undo else [])
         return [e for e in found if e.allows(by)]
+
+    def play(self, action, by: Role) -> list:
+        """The action's events (the record's actions it appended), or a Refusal."""
+        return self.act(action, by, 0.0).actions
+
+    def view(self, audience: Role) -> dict:
+        """The count, the target and whose turn: the same for everyone (no secret)."""
+        return dict(self.screen(audience, 0.0)["view"])
 
     def audiences(self) -> list[Role]:
         return [Role.gm(), Role.of_seat(1), Role.of_seat(2), Role.table(), Role.watcher()]
@@ -112,7 +118,7 @@ class CounterMatch:
         return None
 
     def winner(self):
-        return f"Jugador {2 - len(self._done) % 2}" if self.over else None
+        return f"Jugador {2 - len(self.history.done) % 2}" if self.over else None
 
     def record(self) -> dict:
         return {"format": FORMAT, "settings": {"target": self.target}, "actions": list(self.log)}
@@ -121,7 +127,9 @@ class CounterMatch:
         return {"count": self.count, "over": self.over, "winner": self.winner()}
 
 
-class CounterKind:
+class CounterKind(KindDefaults):
+    """The counter for the registry: everything it does not declare is KindDefaults'."""
+
     name = "counter"
     record_format = FORMAT
     content_key = None
@@ -129,10 +137,17 @@ class CounterKind:
     seat_rule = "K1"
     #: The folder its screens' scripts are served from (``/games/counter/<file>``).
     screens_folder = Path(__file__).resolve().parent / "counter_screens"
-    pages: dict = {}
+    #: Its one download: the count, as a table (what any game's downloads prove).
+    downloads = {"standings.csv": "text/csv"}
 
     def settings_bounds(self) -> dict:
         return {"target": {"default": 10, "min": 3, "max": 50}}
+
+    def download(self, match, file, lang):
+        if file != "standings.csv":
+            return super().download(match, file, lang)
+        return "marcador", f"count,target,winner\r\n{match.count},{match.target}," \
+                           f"{match.winner() or ''}\r\n"
 
     def new(self, settings: dict, *_content, **_more) -> CounterMatch:
         target = settings.get("target", 10) if isinstance(settings, dict) else None
@@ -163,7 +178,7 @@ class CounterKind:
         return {"format": FORMAT, "name": name, "settings": settings, "actions": actions}
 
 
-class CounterHall:
+class CounterHall(HallDefaults):
     """The counter for a whole class at once: pairs, two rounds (H1: a round follows
     when every game of the last one is over; H2: two rounds at most)."""
 
@@ -203,7 +218,7 @@ class CounterHall:
     def summary(self, match):
         return {"count": match.count, "turn": match.turn, "over": match.over,
                 "winner": match.winner(),
-                "winner_seat": 2 - len(match._done) % 2 if match.over else None}
+                "winner_seat": 2 - len(match.history.done) % 2 if match.over else None}
 
     def view(self, plan, summaries, audience, shown, names=True):
         return {"round": plan["rounds"], "games": summaries, "shown": list(shown),

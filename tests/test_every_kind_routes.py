@@ -47,6 +47,26 @@ def test_every_game_route_answers_every_kind(app, gm):
     assert gm.get("/api/v1/games").status_code == 200
 
 
+def test_every_game_route_answers_the_toy_game(app, gm, monkeypatch):
+    """A game plugged in from outside (tests/counter_game.py) gets every route by
+    declaring nothing more than the protocol asks: its results page, its record, its
+    one download; la partida's sheets and a bank's coverage are 404 for it."""
+    import facilitator.games as games
+    monkeypatch.setitem(games.MODULES, "counter", "counter_game")
+    hall = gm.post("/console/halls", json={"kind": "counter", "name": "Contador",
+                                           "players": NAMES, "seed": 7}).get_json()
+    with app.app_context():
+        game_id = halls().games_of(hall["hall_id"])[0]["game_id"]
+    for route in ROUTES:
+        response = gm.get(route.format(id=game_id))
+        expected = 404 if route in PARTIDA_ONLY - {"/console/{id}/standings.csv"} else 200
+        assert response.status_code == expected, (route, response.status_code,
+                                                  response.get_data(as_text=True)[:300])
+    sheet = gm.get(f"/console/{game_id}/standings.csv")
+    assert sheet.get_data(as_text=True).startswith("count,target,winner")
+    assert f"marcador-{game_id}.csv" in sheet.headers["Content-Disposition"]
+
+
 def test_the_v1_summary_names_each_kinds_seats(app, gm):
     made = games_of_every_kind(app, gm)
     seats = {kind: [t["name"] for t in gm.get(f"/api/v1/games/{game_id}").get_json()["game"]["teams"]]

@@ -16,13 +16,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "facilitator"
 #: A rule id of any game: R-U2 (la partida), C-P5 (la colmena), H-M1.5 (Hive).
 RULE_ID = re.compile(r"\b[RCH]-[A-Z][0-9]+(?:\.[0-9]+)?\b")
-LAYERS = [PACKAGE / "live", PACKAGE / "store", PACKAGE / "web", ROOT / "static" / "js",
-          ROOT / "templates"]
+#: Every layer above the games: the whole package but games/, the templates, the browser
+#: code (its games' own screens included: they word a refusal as the server sent it).
+LAYERS = [*(p for p in sorted(PACKAGE.iterdir()) if p.is_dir() and p.name != "games"),
+          *sorted(PACKAGE.glob("*.py")), ROOT / "static" / "js", ROOT / "templates"]
 #: Of the games, what the live layer and the store may import.
 GAMES_API = {"facilitator.games", "facilitator.games.protocol"}
 
 
 def files(folder: Path, suffixes=(".py", ".js", ".html")):
+    if folder.is_file():
+        return [folder] if folder.suffix in suffixes else []
     return sorted(p for p in folder.rglob("*") if p.suffix in suffixes and p.is_file())
 
 
@@ -110,23 +114,10 @@ def test_the_shared_browser_modules_know_no_game():
     assert found == [], found
 
 
-#: The modules above games/ that still import la partida's package (issue 46, item 1:
-#: its question bank's model and its results live in it). The list only shrinks: a
-#: module that stops importing it is taken off, and no other module may start.
-STILL_IMPORT_PARTIDA = {
-    "facilitator/web/banks.py", "facilitator/web/results.py",
-    "facilitator/web/api.py", "facilitator/web/api_v1.py", "facilitator/classes/roster.py",
-    "facilitator/results/exports.py", "facilitator/results/__init__.py",
-    "facilitator/questions/report.py", "facilitator/questions/__init__.py",
-    "facilitator/questions/csv_bank.py", "facilitator/questions/moodle_rules.py",
-    "facilitator/questions/summary.py",
-}
-
-
-def test_no_module_above_the_games_starts_importing_a_game():
-    """Every module outside games/ (web, classes, results, questions, live, store, the
-    CLI, the services) imports a game's own package only if it is on the shrinking list
-    above; the list names no module that no longer does."""
+def test_no_module_above_the_games_imports_a_game():
+    """No module outside games/ (web, classes, results, questions, live, store, the CLI,
+    the services) imports a game's own package: they ask the registry and the protocol
+    (issue 46, item 1)."""
     import facilitator.games as games
     packages = tuple(games.MODULES.values())
     importing = set()
@@ -136,5 +127,113 @@ def test_no_module_above_the_games_starts_importing_a_game():
             continue
         if any(name.startswith(packages) for _line, name in imported(path)):
             importing.add(relative)
-    assert importing - STILL_IMPORT_PARTIDA == set(), "a module started importing a game"
-    assert STILL_IMPORT_PARTIDA - importing == set(), "take these off the list: they no longer do"
+    assert importing == set(), importing
+
+
+#: The layers that must name no game (issue 46, item 6): the store's column default and
+#: migrations keep la partida's name for the games stored before there were others.
+NAMING_LAYERS = [PACKAGE / "web", PACKAGE / "classes", PACKAGE / "results",
+                 PACKAGE / "services", PACKAGE / "questions", PACKAGE / "live",
+                 *sorted(PACKAGE.glob("*.py")), ROOT / "templates", ROOT / "static" / "js"]
+
+
+def _own_kind(path: Path) -> str | None:
+    """The game a file belongs to, when it is one of a game's own (a page its kind's
+    ``pages`` names, its set-up form ``new_<kind>.html``, its results page
+    ``results/<kind>.html``, its screens under ``static/js/games/<kind>/``)."""
+    import facilitator.games as games
+    relative = path.relative_to(ROOT).as_posix()
+    for name in games.names():
+        own = set(games.kind(name).pages.values())
+        if (relative.startswith("templates/") and relative[len("templates/"):] in own
+                or relative in (f"templates/console/new_{name}.html",
+                                f"templates/results/{name}.html")
+                or relative.startswith(f"static/js/games/{name}/")):
+            return name
+    return None
+
+
+def test_no_layer_names_a_game_as_the_default_one():
+    """No module, template or script above the games names a game (``"partida"`` as the
+    kind a form, an upload or an export falls back to) but a file of that game's own: the
+    registry's ``setup_kind`` names the set-up game."""
+    import facilitator.games as games
+    named = re.compile(r"""["'](%s)["']""" % "|".join(games.names()))
+    offenders = []
+    for folder in NAMING_LAYERS:
+        for path in files(folder):
+            own = _own_kind(path)
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                offenders += [f"{path.relative_to(ROOT)}:{n} names {m}"
+                              for m in named.findall(line) if m != own]
+    assert offenders == [], offenders
+
+
+#: What the layers above ask of a game, its live match or its hall rules: each is declared
+#: in games/protocol.py, so none is probed for with getattr or hasattr.
+def _capabilities() -> set[str]:
+    from facilitator.games import protocol
+    found = set()
+    for declared in (protocol.GameKind, protocol.LiveMatch, protocol.Match,
+                     protocol.HallRules, protocol.Teams):
+        for klass in declared.__mro__:
+            if klass.__module__ == protocol.__name__:
+                found |= {n for n in vars(klass) if not n.startswith("_")}
+                found |= set(getattr(klass, "__annotations__", {}))
+    return found
+
+
+def test_no_layer_probes_a_game_for_a_capability():
+    """Every capability is the protocol's: no ``getattr(kind, "pages", ...)`` or
+    ``hasattr(match, "seats")`` above the games (issue 46, item 1)."""
+    capabilities = _capabilities()
+    probe = re.compile(r"""\b(?:getattr|hasattr)\(([^,()]+(?:\([^()]*\))?[^,()]*),\s*["'](\w+)["']""")
+    offenders = [f"{path.relative_to(ROOT)}:{n} probes {name}"
+                 for folder in NAMING_LAYERS for path in files(folder, (".py",))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+                 for what, name in probe.findall(line)
+                 # a stored game's row (its seat holders, its screens) is not a game
+                 if name in capabilities and what.strip() not in ("row", "game")]
+    assert offenders == [], offenders
+
+
+def _kinds():
+    import facilitator.games as games
+    import counter_game
+    return [*(games.kind(name) for name in games.names()), counter_game.KIND]
+
+
+def test_every_game_answers_every_capability_of_the_protocol():
+    """Every game's kind, live match and hall rules (the toy game's too) has every
+    attribute the protocol declares: what it lacks, its defaults answer."""
+    from facilitator.games import protocol
+    missing = []
+    for found in _kinds():
+        wanted = {n for n in (*vars(protocol.GameKind), *protocol.GameKind.__annotations__)
+                  if not n.startswith("_")}
+        missing += [f"{found.name}: kind.{n}" for n in sorted(wanted) if not hasattr(found, n)]
+        match = found.new(_new_settings(found.name))
+        wanted = {n for klass in (protocol.LiveMatch, protocol.Match)
+                  for n in (*vars(klass), *getattr(klass, "__annotations__", {}))
+                  if not n.startswith("_")}
+        missing += [f"{found.name}: match.{n}" for n in sorted(wanted) if not hasattr(match, n)]
+        if found.hall is not None:
+            wanted = {n for n in (*vars(protocol.HallRules), *protocol.HallRules.__annotations__)
+                      if not n.startswith("_")}
+            missing += [f"{found.name}: hall.{n}" for n in sorted(wanted)
+                        if not hasattr(found.hall, n)]
+        if found.teams is not None:
+            wanted = {n for n in (*vars(protocol.Teams), *protocol.Teams.__annotations__)
+                      if not n.startswith("_")}
+            missing += [f"{found.name}: teams.{n}" for n in sorted(wanted)
+                        if not hasattr(found.teams, n)]
+    assert missing == [], missing
+
+
+def _new_settings(name: str) -> dict:
+    """Settings that make a game of each kind (la partida's teams; the others' defaults)."""
+    if name == "partida":
+        return {"teams": [{"name": f"Equipo {n}", "members": 3} for n in range(1, 5)]}
+    if name == "colmena":
+        return {"players": ["Ana", "Bea"]}
+    return {}

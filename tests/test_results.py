@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from facilitator import create_app
 from facilitator.cli import main as cli
 from facilitator.games.partida import load_record, replay, write_record
-from facilitator.results import participation, summary_json, timeline
+from facilitator.games.partida.exports import participation, summary_json, timeline
 
 from rulebook import act, new_game, normal_turn, play
 

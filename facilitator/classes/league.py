@@ -2,15 +2,15 @@
 
 Two schemes, the teacher's choice (docs/classes.md says the same):
 
-- ``rank_points`` (the default): in a game of N teams, a team ranked r (R-P4, ties
-  sharing a rank) earns N - r + 1 points: 4, 3, 2, 1 in a game of four teams; two
+- ``rank_points`` (the default): in a game of N teams, a team ranked r (its game's rank,
+  ties sharing a rank) earns N - r + 1 points: 4, 3, 2, 1 in a game of four teams; two
   teams tied first in a game of four earn 4 each and the next earns 2. Every student
   present in a team earns that team's points.
 - ``team_score``: every student present in a team earns the team's final score.
 
 A student absent from a game earns nothing for it. The table ranks by points;
 students (or teams) still equal share a rank and the next rank skips (1, 1, 3), as
-in R-P4, and are listed by name (teams by number).
+in a game's standings, and are listed by name (teams by number).
 
 The team table exists where teams were kept: it covers the class's latest game and
 the games before it whose teams it kept, one after another.
@@ -64,7 +64,7 @@ def team_points(result: TeamResult, teams: int, scheme: str) -> int | float:
 
 def shared_ranks(rows: list[dict], key: str = "points") -> None:
     """Give each row (already sorted best first) its ``rank``: equal ``key`` shares a
-    rank and the next rank skips (1, 1, 3), as R-P4 does for a game."""
+    rank and the next rank skips (1, 1, 3), as a game's standings do."""
     previous, rank = object(), 0
     for place, row in enumerate(rows, start=1):
         if row[key] != previous:

@@ -1,5 +1,5 @@
 """Participation over a term: per student, the games they were present at, the times
-they spoke for their team (spokesperson, R-U7; representative, R-U9) and how their
+they spoke for their team (as its spokesperson or its representative) and how their
 team did. Students who never spoke are marked, so the teacher can call on them."""
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A class's list of students: read from pasted text, dealt into balanced teams (R-T3, R-T5).
+"""A class's list of students, read from pasted text (the set-up game's ``teams`` deals
+them into teams).
 
 A teacher pastes the list from a spreadsheet or Moodle's participants page: one
 student per line, the name first, then optionally an e-mail address and an ID
@@ -7,16 +8,15 @@ number, separated by tabs, semicolons or commas (an e-mail is recognised by its
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
 
-from ..games import Refusal, is_unicode
-from ..games.partida import deal_students, propose_team_sizes
-from ..games.partida.settings import MAX_TEAM_NAME
+from ..games import is_unicode
 from ..safe_text import check_text
 
 #: Students a class may list (a large lecture, with room for those who left).
 MAX_STUDENTS = 400
+#: Most characters of a student's name (a game of teams takes names as long).
+MAX_NAME = 100
 MAX_EMAIL = 200
 MAX_ID_NUMBER = 100
 
@@ -40,8 +40,8 @@ def check_student(name: object, email: object = "", id_number: object = "") -> S
         raise ValueError("a student needs a name")
     check_text(name, "the name")
     name = " ".join(name.split())
-    if len(name) > MAX_TEAM_NAME:
-        raise ValueError(f"a name has at most {MAX_TEAM_NAME} characters")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters")
     email = email if isinstance(email, str) else ""
     id_number = id_number if isinstance(id_number, str) else ""
     email, id_number = email.strip(), id_number.strip()
@@ -129,54 +129,5 @@ def roster_names(names: list[str]) -> list[str]:
     for name in names:
         key = name_key(name)
         seen[key] = seen.get(key, 0) + 1
-        out.append(name if seen[key] == 1 else f"{name} ({seen[key]})"[:MAX_TEAM_NAME])
+        out.append(name if seen[key] == 1 else f"{name} ({seen[key]})"[:MAX_NAME])
     return out
-
-
-def deal_fresh(student_ids: list[int], rng: random.Random,
-               max_members: int = 6, teams: int | None = None) -> list[list[int]]:
-    """R-T5: today's present students dealt at random into balanced teams (R-T1..R-T3).
-
-    ``teams`` asks for that many teams (else the fewest the bounds allow). Raises a
-    Refusal naming the rule when the students cannot make a game.
-    """
-    return deal_students(list(student_ids), _sizes(len(student_ids), max_members, teams), rng)
-
-
-def _sizes(count: int, max_members: int, teams: int | None) -> list[int]:
-    if teams is None:
-        return propose_team_sizes(count, max_members)
-    if not 4 <= teams <= 6:
-        raise Refusal("R-T1", f"a game has 4 to 6 teams, not {teams}")
-    small, extra = divmod(count, teams)
-    if small < 3 or small + (1 if extra else 0) > max_members:
-        raise Refusal("R-T2", f"{count} students cannot make {teams} teams of 3 to "
-                              f"{max_members}")
-    return [small + 1] * extra + [small] * (teams - extra)
-
-
-def keep_teams(previous: list[list[int]], present: list[int], rng: random.Random,
-               max_members: int = 6) -> list[list[int]]:
-    """Last game's teams kept as far as today's attendance allows (R-T3).
-
-    Absent students leave their team; a present student who was not in last game
-    (new, or absent then) joins the smallest team; while a team has two more than
-    another, one of its members (the last listed) moves to the smallest. The team
-    count stays when the bounds allow it (R-T1, R-T2); otherwise the students are
-    dealt fresh. Team numbers keep their place (team 2 stays team 2).
-    """
-    here = set(present)
-    lineup = [[s for s in team if s in here] for team in previous]
-    placed = {s for team in lineup for s in team}
-    newcomers = [s for s in present if s not in placed]
-    rng.shuffle(newcomers)
-    try:
-        _sizes(len(present), max_members, len(lineup))
-    except Refusal:
-        return deal_fresh(present, rng, max_members)
-    for student in newcomers:
-        min(lineup, key=len).append(student)
-    while max(map(len, lineup)) - min(map(len, lineup)) > 1 or max(map(len, lineup)) > max_members:
-        big, small = max(lineup, key=len), min(lineup, key=len)
-        small.append(big.pop())
-    return lineup

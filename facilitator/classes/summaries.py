@@ -1,6 +1,6 @@
 """What a class's games say, for its league and participation: each game's teams, their
-ranks and students, who spoke. Read from the games' matches (a partida's standings and
-spokespersons), through the store.
+ranks and students, who spoke. Read from the games' matches (``team_results``), through
+the store.
 """
 from __future__ import annotations
 
@@ -9,42 +9,33 @@ from .league import GameSummary, TeamResult
 
 
 def teams_of(match) -> list[tuple[int, str]]:
-    """A game's teams: (number, name), team 1 first."""
-    return [(t.number, t.name) for t in match.game.state.teams]
+    """A game's teams: (number, name), team 1 first (none for a game with no teams)."""
+    results = match.team_results()
+    return [(t["team"], t["name"]) for t in results["teams"]] if results else []
 
 
-def _summary(match, row, link) -> GameSummary:
-    game = match.game
-    standings = {r["team"]: r for r in game.standings()}
-    roster = game.settings.extra.get("roster") or []
+def _summary(match, row, link) -> GameSummary | None:
+    results = match.team_results()
+    if results is None:
+        return None
     by_name: dict[tuple[int, str], int] = {}
-    for team, ids in enumerate(link.lineup, start=1):
-        names = roster[team - 1] if len(roster) >= team and isinstance(roster[team - 1], list) else []
-        for name, sid in zip(names, ids):
-            by_name[(team, name.casefold())] = sid
-
-    def who(team: object, name: str) -> int | None:
-        return by_name.get((int(team), " ".join(name.split()).casefold()))
-
+    for team in results["teams"]:
+        ids = link.lineup[team["team"] - 1] if len(link.lineup) >= team["team"] else []
+        for name, sid in zip(team["roster"], ids):
+            by_name[(team["team"], name.casefold())] = sid
     spoke: dict[int, int] = {}
     represented: dict[int, int] = {}
-    turns = list(game.state.history)
-    if game.state.turn is not None and not game.state.over:
-        turns.append({"spokespersons": game.state.turn.spokespersons,
-                      "representatives": game.state.turn.representatives})
-    for entry in turns:
-        for kind, counts in (("spokespersons", spoke), ("representatives", represented)):
-            for team, name in (entry.get(kind) or {}).items():
-                sid = who(team, name)
-                if sid is not None:
-                    counts[sid] = counts.get(sid, 0) + 1
-    teams = tuple(TeamResult(team=t.number, name=t.name, rank=standings[t.number]["rank"],
-                             score=float(standings[t.number]["score"]),
-                             students=tuple(link.lineup[t.number - 1]
-                                            if len(link.lineup) >= t.number else ()))
-                  for t in game.state.teams)
+    for said, counts in (("spokesperson", spoke), ("representative", represented)):
+        for team, name in results["voices"][said]:
+            sid = by_name.get((team, " ".join(name.split()).casefold()))
+            if sid is not None:
+                counts[sid] = counts.get(sid, 0) + 1
+    teams = tuple(TeamResult(team=t["team"], name=t["name"], rank=t["rank"], score=t["score"],
+                             students=tuple(link.lineup[t["team"] - 1]
+                                            if len(link.lineup) >= t["team"] else ()))
+                  for t in results["teams"])
     return GameSummary(game_id=row.id, name=row.name, date=row.created_at.date().isoformat(),
-                       over=game.state.over, kept=link.kept, teams=teams, spoke=spoke,
+                       over=results["over"], kept=link.kept, teams=teams, spoke=spoke,
                        represented=represented)
 
 
@@ -60,8 +51,9 @@ def summaries(database, store, class_id: int) -> list[GameSummary]:
             continue
         if loaded is None or loaded[0].seq == 0:
             continue
-        game, row = loaded
-        out.append(_summary(game, row, link))
+        summary = _summary(*loaded, link)
+        if summary is not None:
+            out.append(summary)
     out.extend(hall_summaries(store, class_id))
     return sorted(out, key=lambda summary: summary.game_id)
 
@@ -99,7 +91,7 @@ def hall_summaries(store, class_id: int) -> list[GameSummary]:
 
 
 def read_questions(database, store, class_id: int, bank_name: str | None = None) -> set[str]:
-    """The ids of the questions read (R-Q1: used) in the class's games; with
+    """The ids of the content items used (a bank's questions read) in the class's games; with
     ``bank_name``, only in its games made from that bank."""
     read: set[str] = set()
     from ..store.games import BROKEN_ERRORS
@@ -112,7 +104,7 @@ def read_questions(database, store, class_id: int, bank_name: str | None = None)
             continue
         match, row = loaded
         if bank_name is None or row.bank_name == bank_name:
-            read |= set(match.game.state.used)
+            read |= match.content_used()
     return read
 
 

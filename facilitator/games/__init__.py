@@ -62,13 +62,11 @@ def kind_of_record(record: object) -> GameKind | None:
 def record_of_text(text: str) -> dict | None:
     """The record a game reads from a text that is not a JSON record (Hive's bare
     GameString), or None when no game reads it so. Each game that writes its games as text
-    has ``record_of_text``; the first that takes the text gives its record."""
+    reads it with ``record_of_text`` (the others refuse every text); the first that takes
+    the text gives its record."""
     for name in MODULES:
-        reader = getattr(kind(name), "record_of_text", None)
-        if reader is None:
-            continue
         try:
-            return reader(text)
+            return kind(name).record_of_text(text)
         except Refusal:
             continue
     return None

@@ -77,6 +77,82 @@ class Refusal(Exception):
         return {"error": self.rule, "action": self.action, "message": self.message}
 
 
+@dataclass(slots=True)
+class Done:
+    """One applied action of a History: the action as the engine keeps it, the events it
+    caused, its seq (its 1-based place in the log) and, once undone, the seq of the undo
+    that took it back."""
+
+    action: Any
+    events: list
+    seq: int
+    undone_at: int | None = None
+
+
+class History:
+    """The event log with undo and redo, the one every engine keeps (a game's state is
+    the fold of the events of its actions not undone, so an undo is exact: the engine
+    folds ``events()`` again from the start).
+
+    ``log`` is every accepted action in order, undo and redo included: the record's
+    actions, and its length the game's ``seq``. ``done`` holds the applied actions with
+    their events; ``undone`` those an undo took back, last first, until an action that
+    is neither undo nor redo drops them. The engine checks its own rule (who may undo,
+    whether there is anything to undo) before it calls ``undo`` or ``redo``.
+    """
+
+    __slots__ = ("log", "done", "undone")
+
+    def __init__(self):
+        self.log: list = []
+        self.done: list[Done] = []
+        self.undone: list[Done] = []
+
+    @property
+    def seq(self) -> int:
+        """How many actions were accepted (undo and redo included)."""
+        return len(self.log)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is an applied action to take back."""
+        return bool(self.done)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is an undone action to put back."""
+        return bool(self.undone)
+
+    def apply(self, action: Any, events: list) -> Done:
+        """Log ``action``, applied with ``events``; what was undone can no longer be redone."""
+        self.log.append(action)
+        done = Done(action, events, len(self.log))
+        self.done.append(done)
+        self.undone.clear()
+        return done
+
+    def undo(self, action: Any) -> Done:
+        """Log the ``undo`` ``action`` and take back the last applied action (returned)."""
+        done = self.done.pop()
+        self.log.append(action)
+        done.undone_at = len(self.log)
+        self.undone.append(done)
+        return done
+
+    def redo(self, action: Any) -> Done:
+        """Log the ``redo`` ``action`` and put back the last undone action (returned)."""
+        done = self.undone.pop()
+        done.undone_at = None
+        self.done.append(done)
+        self.log.append(action)
+        return done
+
+    def events(self):
+        """Every event of the applied actions, in order: what the state is the fold of."""
+        for done in self.done:
+            yield from done.events
+
+
 @dataclass(frozen=True, slots=True)
 class Role:
     """Who acts or looks. ``seat`` is the seat's number (1-based) for a ``seat``
@@ -249,9 +325,109 @@ class LiveMatch(Match, Protocol):
     def winner(self) -> str | None:
         """Who won, as a line of text, once the game is over."""
 
+    #: Its event log with undo and redo (the accepted actions, the applied ones with
+    #: their events, the undone ones): every engine keeps the one ``History``.
+    history: History
+    #: Whether its seats are each one person's (a hand, a colour: ``seats`` lists them,
+    #: and the teacher's screen shows who holds each) rather than a team's.
+    personal_seats: bool
+    #: Whether ``due`` searches (a computer player's move): the live layer then asks for
+    #: it off the game's lock, on a copy, beside the other clocks.
+    due_searches: bool
+
+    def seats(self) -> list[dict]:
+        """The personal seats a device may hold: ``{"seat", "name", "as", "bot"?}``."""
+
+    def question_for(self, ref: int, gm: bool) -> dict | None:
+        """The content item ``ref`` (a question) as ``gm`` or a student may see it now,
+        or None: what lets a screen load the images it holds."""
+
+    def stored_actions(self) -> list[dict]:
+        """The actions the store keeps of it (its record's, as they were played)."""
+
+    def team_results(self) -> dict | None:
+        """A game of teams as a class's term reads it: ``{"over", "teams": [{"team",
+        "name", "rank", "score", "roster": [names]}], "voices": {"spokesperson": [(team,
+        name)], "representative": [...]}}`` (who spoke for a team, once a time); None for
+        a game with no teams."""
+
+    def content_used(self) -> set[str]:
+        """The ids of its content's items used so far (a bank's questions read)."""
+
+
+class MatchDefaults:
+    """What a live match answers for a capability it does not have (see ``LiveMatch``):
+    every game's live match inherits it."""
+
+    personal_seats = False
+    due_searches = False
+
+    def seats(self) -> list[dict]:
+        """No personal seats."""
+        return []
+
+    def question_for(self, ref: int, gm: bool) -> dict | None:
+        """No content with images of its own."""
+        return None
+
+    def stored_actions(self) -> list[dict]:
+        """The record's actions."""
+        return list(self.record().get("actions") or [])
+
+    def team_results(self) -> dict | None:
+        """No teams."""
+        return None
+
+    def content_used(self) -> set[str]:
+        """No content of items used one by one."""
+        return set()
+
+
+class Teams(Protocol):
+    """How a game of teams makes its teams from a class (la partida's): the set-up form,
+    the class page and the API ask it, and repeat none of its rules."""
+
+    max_name: int               # most characters of a team's or a student's name
+    min_teams: int
+    max_teams: int
+    min_members: int
+    default_max_members: int
+    max_max_members: int
+
+    def propose(self, students: int, max_members: int = ...) -> list[int]:
+        """Team sizes for ``students`` students (Refusal naming the rule if none)."""
+
+    def deal(self, names: list, sizes: list[int], rng) -> list[list]:
+        """``names`` dealt at random into teams of ``sizes``."""
+
+    def problems(self, sizes: list[int], max_members: int = ...) -> list[dict]:
+        """Every way teams of ``sizes`` break the rules: ``{"rule", "what", "message"}``."""
+
+    def check(self, settings: object) -> None:
+        """The settings checked as the game does (Refusal naming the rule broken)."""
+
+    def sizes(self, settings: object) -> list[int]:
+        """The members of each team the settings name."""
+
+    def check_roster(self, settings: object, roster: list[list[str]]) -> None:
+        """A class list dealt into the settings' teams: as many names as members."""
+
+    def deal_fresh(self, student_ids: list[int], rng, max_members: int = ...,
+                   teams: int | None = None) -> list[list[int]]:
+        """Today's students dealt at random into balanced teams (``teams`` of them)."""
+
+    def keep(self, previous: list[list[int]], present: list[int], rng,
+             max_members: int = ...) -> list[list[int]]:
+        """Last game's teams kept as far as today's attendance allows."""
+
 
 class GameKind(Protocol):
-    """A game of the facilitator: how to start one and how to replay one."""
+    """A game of the facilitator: how to start one and how to replay one.
+
+    Every kind answers every attribute and method below; ``KindDefaults`` gives the
+    answer of a game that lacks the capability (no pages of the facilitator's own, no
+    teams, no hall, no downloads...), so the layers above ask and never probe.
+    """
 
     name: str             # "partida", "colmena", "hive"
     record_format: str    # "partida/1", "colmena/1", "hive/1"
@@ -274,6 +450,41 @@ class GameKind(Protocol):
     #: Console tools (``facilitator <game> <tool>``): name -> ``main(stdin, stdout)``,
     #: its exit code (Hive's ``uhp``); none for most games.
     tools: dict
+    #: The facilitator's own templates of its screens, by role kind (``seat``, ``gm``,
+    #: ``watcher``): la partida's; empty for a game whose screens are ES modules in
+    #: ``screens_folder`` (served at ``/static/js/games/<name>/``), on shared pages.
+    pages: dict
+    screens_folder: Any
+    #: The key of a record (and of a stored game) holding its content, and what that is
+    #: named: ``questions`` (a bank's questions: the bank pages and coverage apply),
+    #: ``deck``, ``players``; None for a game with none.
+    content_key: str | None
+    #: How a whole class plays it at once (``HallRules``), or None.
+    hall: Any
+    #: The teams capability of a game of teams (``Teams``), or None.
+    teams: Any
+    #: The results page's template, and the files a played game offers for download
+    #: (``"standings.csv"`` -> its media type), each written by ``download``.
+    results_page: str
+    downloads: dict
+
+    def results(self, match: Match, name: str | None, lang: str) -> dict:
+        """What the results page (and ``results.json``) shows of a played game."""
+
+    def download(self, match: Match, file: str, lang: str) -> tuple[str, bytes | str]:
+        """One of ``downloads``: the word its file is named by (``clasificacion``) and its
+        content."""
+
+    def record_of_text(self, text: object, players: dict | None = None,
+                       settings: dict | None = None) -> dict:
+        """The record of a game written as text (Hive's GameString); Refusal when the
+        game writes no text or this is not one."""
+
+    def export(self, record: dict, fmt: str, table: str = "both", name: str | None = None,
+               read_beside=None) -> str:
+        """``facilitator export`` of a record: ``csv`` (``table``: which), ``json`` (the
+        results) or ``record`` (replayed and written again); Refusal when it does not
+        replay or the game writes no such table."""
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
@@ -297,6 +508,58 @@ class GameKind(Protocol):
     def record(self, settings: dict, content: object, actions: list[dict],
                name: str = "") -> dict:
         """The record of a stored game, as its players download it."""
+
+
+class KindDefaults:
+    """What a kind answers for a capability it does not have (see ``GameKind``): every
+    game's kind inherits it, and overrides what it offers."""
+
+    events: dict = {}
+    seat_rule = "seat"
+    table_for_seat: frozenset = frozenset()
+    seat_refusals: tuple = ()
+    setup_form = False
+    tools: dict = {}
+    pages: dict = {}
+    screens_folder = None
+    content_key: str | None = None
+    hall = None
+    teams = None
+    results_page = "results/match.html"
+    downloads: dict = {}
+
+    def results(self, match: Match, name: str | None, lang: str) -> dict:
+        """The match's own summary (what ``facilitator replay`` prints)."""
+        return match.summary()
+
+    def download(self, match: Match, file: str, lang: str) -> tuple[str, bytes | str]:
+        """No downloads: every file name is refused."""
+        raise Refusal("format", f"{self.name} offers no file {file!r}")
+
+    def record_of_text(self, text: object, players: dict | None = None,
+                       settings: dict | None = None) -> dict:
+        """This game writes no record as text."""
+        raise Refusal("format", f"the game {self.name!r} does not load a pasted text")
+
+    def export(self, record: dict, fmt: str, table: str = "both", name: str | None = None,
+               read_beside=None) -> str:
+        """The results as JSON or the record written again; the CSV tables of its
+        downloads (``table``: the one named so, ``both``: all)."""
+        import json
+        match = self.replay(record, read_beside)
+        if fmt == "record":
+            again = match.record()
+            return json.dumps({**again, "name": name} if name and isinstance(again, dict)
+                              else again, ensure_ascii=False, indent=1)
+        if fmt == "json":
+            return json.dumps(self.results(match, name, "en"), ensure_ascii=False, indent=1)
+        files = [f for f in self.downloads if f.endswith(".csv")
+                 and (table == "both" or f == f"{table}.csv")]
+        if not files:
+            raise Refusal("format", f"{self.name} writes no {table} table as CSV: its "
+                                    "results are on its page and in JSON")
+        return "\r\n".join(str(self.download(match, f, "en")[1]).lstrip("\ufeff")
+                             for f in files)
 
 
 class HallRules(Protocol):
@@ -356,8 +619,36 @@ class HallRules(Protocol):
         """Each player's place in the hall so far, best first: ``{"player": index, "rank",
         "points", ...}`` (ties share a rank): what the class's league counts."""
 
+    def bell(self, summary: dict) -> dict | None:
+        """The action that ends one game of the hall when the teacher rings the bell (the
+        time is up), or None for a game that needs none (over already)."""
 
-class PlainLive:
+    def check_shown(self, plan: dict, keys: list[str]) -> None:
+        """Refusal when the projector may not show these games' boards together."""
+
+    def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """What the class talks about afterwards, as the hall's results page lists it."""
+
+
+class HallDefaults:
+    """What a hall's rules answer for what they do not have (see ``HallRules``)."""
+
+    place_words = "hall.table"
+    rounds_named = False
+
+    def bell(self, summary: dict) -> dict | None:
+        """Nothing to do at the bell."""
+        return None
+
+    def check_shown(self, plan: dict, keys: list[str]) -> None:
+        """Any games may be shown together."""
+
+    def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """No debrief."""
+        return []
+
+
+class PlainLive(MatchDefaults):
     """The live side of a game that keeps no screen-only state and no clock: its
     actions are record actions played with ``play(action, by)`` and logged in
     ``self.log`` (the record's action dicts); each audience's screen is

@@ -90,12 +90,12 @@ def refuse_table_for_held(match, action: object, claims: dict, game_kind) -> Non
     seat (the kind's ``table_for_seat``: a Hive pair's moves and agreements) and its legal
     entry names a seat a device holds. What the table decides as a table (who starts, a
     penalty) is the game's own rule."""
-    acting_for_seat = getattr(game_kind, "table_for_seat", frozenset())
+    acting_for_seat = game_kind.table_for_seat
     if not isinstance(action, dict) or not claims or action.get("do") not in acting_for_seat:
         return
     for entry in match.legal(None):
         if entry.do == action.get("do") and any(str(s) in claims for s in entry.seats):
-            raise Refusal(getattr(game_kind, "seat_rule", "seat"),
+            raise Refusal(game_kind.seat_rule,
                           "a player's own device holds that seat: only it acts for "
                           "that player, not the table's screen")
 
@@ -113,7 +113,7 @@ def refuse_device_not_seated(match, row, role: str, seat: int | None, device: st
         raise Refusal("auth", "the teacher removed this device from the game")
     if not personal(match):
         return
-    rule = getattr(game_kind, "seat_rule", "seat")
+    rule = game_kind.seat_rule
     if role == "team" and (row.claims or {}).get(str(seat)) != device:
         raise Refusal(rule, "another device holds this seat now: ask the teacher for it")
     if role == "table" and device not in (row.screens or ()):

@@ -182,13 +182,13 @@ class LiveGames:
         """Whether game ``game_id``'s clock searches when due (a computer player's move:
         its kind's ``due_searches``), so the watcher runs it beside the other clocks."""
         loaded = self.store.current(game_id)
-        return loaded is not None and bool(getattr(loaded[0], "due_searches", False))
+        return loaded is not None and loaded[0].due_searches
 
     def _searched(self, game_id: int, now: float) -> tuple[int, object] | None:
         """``(seq, action)``: what a searching game's clock would play, found on a copy of
         its match off the event loop; None for a game whose ``due`` is quick."""
         loaded = self.store.current(game_id)
-        if loaded is None or not getattr(loaded[0], "due_searches", False):
+        if loaded is None or not loaded[0].due_searches:
             return None
         match = loaded[0]
         twin = copy.deepcopy(match)
@@ -360,7 +360,7 @@ class LiveGames:
             message = {**envelope, "role": audience.role, "team": audience.team, **body}
             if audience.role == GM:
                 message["devices"], message["device_ids"] = counts, ids
-                if hasattr(match, "seats"):         # personal seats: who holds each
+                if match.personal_seats:            # who holds each seat
                     message["seating"] = seating(match, row)
                 if overlay is not None:
                     message["league_shown"] = overlay["shown"]

@@ -12,7 +12,7 @@ the store, in :mod:`facilitator.questions_cli`.
 Every problem is an :class:`ImportIssue` that prints as ``file:line: what``.
 A file with errors yields no questions unless read with ``skip_errors=True``.
 """
-from facilitator.games.partida.questions import QUESTION_TYPES, Question
+from .model import QUESTION_TYPES, Question
 
 from .csv_bank import COLUMN_ALIASES, HEADER, TYPE_ALIASES, question_type, read_csv, write_csv
 from .gift import read_gift

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterable
 
-from facilitator.games.partida.questions import QUESTION_TYPES, Question
+from .model import QUESTION_TYPES, Question
 
 from .formatting import sanitise
 from .messages import DEFAULT_LANGUAGE, message

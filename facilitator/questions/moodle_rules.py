@@ -283,7 +283,7 @@ def add_drafts(report, drafts: list[Draft], file_name: str,
     to ``report``; a draft with no author (none in the file, none given) is unusable."""
     from pathlib import Path
 
-    from facilitator.games.partida.questions import Question
+    from .model import Question
     options = options or ReadOptions()
     kept, given = [], 0
     for draft in drafts:

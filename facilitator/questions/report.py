@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from facilitator.games.partida.questions import Question
+from .model import Question
 
 #: ``ImportIssue.kind`` for a malformed entry: the file must be fixed.
 ERROR = "error"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from facilitator.games.partida.questions import QUESTION_TYPES, Question
+from .model import QUESTION_TYPES, Question
 
 from facilitator.i18n.collation import name_key
 
@@ -26,7 +26,7 @@ def author_type_table(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -
 
 
 def coverage_gaps(questions: list[Question], lang: str = DEFAULT_LANGUAGE) -> list[str]:
-    """Author and type choices with no question: a game would refuse them (rule R-Q2,
+    """Author and type choices with no question: a game would refuse them (the rule is
     not named in the message: the console shows rule ids as a tooltip)."""
     have = {(q.author, q.type) for q in questions}
     authors = sorted({q.author for q in questions}, key=lambda name: name_key(name, lang))

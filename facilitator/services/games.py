@@ -21,7 +21,7 @@ from ..games import is_unicode
 def setup_kind() -> str:
     """The game the console's set-up form makes (teams, a question bank, the schedule):
     the first game of the registry that declares that form its own (``setup_form``)."""
-    return next(name for name in names() if getattr(kind(name), "setup_form", False))
+    return next(name for name in names() if kind(name).setup_form)
 
 _BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
 
@@ -158,7 +158,7 @@ def create_from_text(game: str, name: str, text: object, players: object = None,
     text, else the rule the text breaks, with ``action`` the 0-based index of the move
     that cannot be played."""
     from ..games import names
-    if game not in names() or not hasattr(kind(game), "record_of_text"):
+    if game not in names():
         raise Refusal("format", f"the game {game!r} does not load a pasted text")
     if not isinstance(name, str) or not is_unicode(name):
         raise Refusal("format", "the game's name is not valid text")

@@ -289,7 +289,7 @@ class GameStore:
         game_id = self.create_game(found.name, name, settings,
                                    content if content is not None else stored)
         actions = record["actions"] if isinstance(record.get("actions"), list) \
-            else _record_actions(match)
+            else match.stored_actions()
 
         def store_all(c: Change) -> None:
             c.match.follow(actions)
@@ -562,7 +562,7 @@ class GameStore:
             found = kind(row.kind)
             settings, content = found.stored(held.match)
             record = found.record(settings, content, [], row.name)
-            held.budget = RecordBudget(record, held.match.seq, _record_actions(held.match))
+            held.budget = RecordBudget(record, held.match.seq, held.match.stored_actions())
         return held.budget
 
     def transact(self, game_id: int, sent_by: str, change: Callable[[Change], None],
@@ -797,16 +797,6 @@ def _seats(match) -> int:
     """How many seats a game has (each gets a join code)."""
     from ..games.protocol import SEAT
     return sum(1 for role in match.audiences() if role.kind == SEAT)
-
-
-def _record_actions(match) -> list[dict]:
-    """The actions the store keeps of ``match``: its record's (la partida, la colmena), or,
-    for a kind whose record is not a list of actions (Hive's is a game string), the
-    actions it logged as it was played or replayed."""
-    actions = match.record().get("actions")
-    if isinstance(actions, list):
-        return actions
-    return [dict(action) for action in getattr(match, "log", [])]
 
 
 def _has_table(match) -> bool:

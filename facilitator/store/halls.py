@@ -95,7 +95,7 @@ class Halls:
             found = kind(kind_name)
         except KeyError:
             raise Refusal("format", f"there is no game {kind_name!r}") from None
-        rules = getattr(found, "hall", None)
+        rules = found.hall
         if rules is None:
             raise Refusal("format", f"{kind_name} is not played by a whole class at once")
         return rules
@@ -338,9 +338,7 @@ class Halls:
         unknown = [k for k in keys if k not in known]
         if unknown:
             raise Refusal("format", f"no game {unknown[0]!r} in this hall")
-        check = getattr(rules, "check_shown", None)
-        if check is not None:
-            check(hall["plan"], keys)
+        rules.check_shown(hall["plan"], keys)
         self._write(hall, shown=list(dict.fromkeys(keys)))
 
     def delete(self, hall_id: int, delete_game=None) -> list[int]:

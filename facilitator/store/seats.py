@@ -29,13 +29,13 @@ OK, ASKED, ELSEWHERE, REMOVED, UNKNOWN = "ok", "asked", "elsewhere", "removed", 
 def seat_list(match) -> list[dict]:
     """The seats of ``match`` a person may hold: ``{"seat", "name", "as"}`` (the
     computer's seat is never offered)."""
-    seats = match.seats() if hasattr(match, "seats") else []
+    seats = match.seats()
     return [seat for seat in seats if not seat.get("bot")]
 
 
 def personal(match) -> bool:
     """Whether ``match``'s seats are each one person's (it lists them: a hand, a colour)."""
-    return hasattr(match, "seats")
+    return match.personal_seats
 
 
 class Seats:

@@ -6,13 +6,17 @@ import random
 
 from flask import Blueprint, jsonify, request
 
-from ..games import Refusal
-from ..games.partida import deal_students, parse_settings, propose_team_sizes
-from ..games import is_unicode
+from ..games import Refusal, is_unicode, kind
+from ..services.games import setup_kind
 from ..classes.roster import roster_names
 from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _teams():
+    """The teams of the set-up game, whose form these helpers serve."""
+    return kind(setup_kind()).teams
 
 
 @bp.get("/propose")
@@ -23,7 +27,7 @@ def propose():
     if not (students.isascii() and students.isdecimal()) or len(students) > 4:
         return jsonify(error="format", message="give the number of students"), 400
     try:
-        return jsonify(sizes=propose_team_sizes(int(students)))
+        return jsonify(sizes=_teams().propose(int(students)))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)
 
@@ -35,7 +39,7 @@ def check_settings():
     data = read_json()
     settings = data.get("settings") if isinstance(data, dict) else None
     try:
-        parse_settings(settings)
+        _teams().check(settings)
     except Refusal as refusal:
         return jsonify(ok=False, error=refusal.rule, message=refusal.message)
     return jsonify(ok=True)
@@ -46,17 +50,18 @@ def check_settings():
 def team_problems_route():
     """What keeps teams of ``{"sizes": [...], "max_members": N}`` from starting a game:
     ``{"ok": true, "problems": [{"rule", "what", ...}]}`` (the game's own check)."""
-    from ..games.partida.settings import DEFAULT_MAX_MEMBERS, team_problems
+    teams = _teams()
     data = read_json()
     sizes = data.get("sizes") if isinstance(data, dict) else None
-    most = data.get("max_members", DEFAULT_MAX_MEMBERS) if isinstance(data, dict) else None
+    most = data.get("max_members", teams.default_max_members) if isinstance(data, dict) \
+        else None
     if (not isinstance(sizes, list) or len(sizes) > 20
             or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 500
                        for n in sizes)
             or not isinstance(most, int) or isinstance(most, bool) or not 1 <= most <= 50):
         return jsonify(ok=False, error="format",
                        message='send {"sizes": [members per team], "max_members": N}'), 400
-    return jsonify(ok=True, problems=team_problems(sizes, most))
+    return jsonify(ok=True, problems=teams.problems(sizes, most))
 
 
 @bp.post("/deal")
@@ -71,7 +76,7 @@ def deal():
         return jsonify(error="format", message="send names (text) and sizes (numbers)"), 400
     try:
         # Namesakes told apart ("Ana García (2)"): a spokesperson's name names one student.
-        return jsonify(teams=deal_students(roster_names([" ".join(n.split()) for n in names]),
+        return jsonify(teams=_teams().deal(roster_names([" ".join(n.split()) for n in names]),
                                            sizes, random.SystemRandom()))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)

@@ -34,15 +34,12 @@ from flask import (Blueprint, Response, current_app, g, jsonify, redirect, rende
                    request, url_for)
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..games.partida import Question, deal_students, parse_settings, propose_team_sizes, replay
-from ..games import Refusal, is_unicode, kind_of_record
-from ..games.partida.settings import DEFAULT_MAX_MEMBERS, check_roster
+from ..games import Refusal, is_unicode, kind, kind_of_record
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import SHORT_ANSWER_MODES, BankReport, ImportIssue, parse_bank
+from ..questions import SHORT_ANSWER_MODES, BankReport, ImportIssue, Question, parse_bank
 from ..questions import message as bank_message
 from ..questions.text import same_text_key
-from ..results import summary_json
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, bank_info, bank_questions,
                            clean_question_fields, coverage, delete_bank, few_questions,
                            list_banks, new_question_id, question_problems)
@@ -293,8 +290,8 @@ def questions_report(items: list) -> BankReport:
         fields = clean_question_fields(item)
         problems = question_problems(fields, taken)
         if problems:
-            for name, kind in problems.items():
-                problem(index, _t(f"banks.problem.{kind}", field=_t(f"banks.field.{name}")))
+            for name, what in problems.items():
+                problem(index, _t(f"banks.problem.{what}", field=_t(f"banks.field.{name}")))
             continue
         key = (same_text_key(fields["author"]), fields["type"], same_text_key(fields["text"]))
         if key in seen:
@@ -400,7 +397,7 @@ def create_game():
     settings = data.get("settings")
     if not isinstance(settings, dict) or "teams" in settings:
         try:        # the game's check first, before the class list is dealt
-            parse_settings(settings)
+            _teams().check(settings)
         except Refusal as refusal:
             return refused(refusal, "settings")
     roster = None
@@ -423,6 +420,11 @@ def create_game():
     return response, 201
 
 
+def _teams():
+    """The teams of the set-up game (what the API's games are made of)."""
+    return kind(setup_kind()).teams
+
+
 def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
     """The settings and the class list (``roster``: names per team) of a game.
 
@@ -442,22 +444,24 @@ def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
         if not names_ok(given):
             raise Refusal("format", "class_list: at most 500 names, each 1 to 100 characters")
         names = [n.strip() for n in given]
+        teams = _teams()
         if "teams" in settings:
-            sizes = [t.members for t in parse_settings(settings).teams]
+            sizes = teams.sizes(settings)
         else:
-            most = settings.get("max_members", DEFAULT_MAX_MEMBERS)
+            most = settings.get("max_members", teams.default_max_members)
             most = most if isinstance(most, int) and not isinstance(most, bool) \
-                and 3 <= most <= 50 else DEFAULT_MAX_MEMBERS
-            sizes = propose_team_sizes(len(names), most)
+                and teams.min_members <= most <= teams.max_max_members \
+                else teams.default_max_members
+            sizes = teams.propose(len(names), most)
             settings = {**settings, "teams": [{"name": default[i], "members": n}
                                               for i, n in enumerate(sizes)]}
-        return settings, deal_students(names, sizes, random.SystemRandom())
+        return settings, teams.deal(names, sizes, random.SystemRandom())
     if all(isinstance(item, list) for item in given):
         roster = [_team_names(item, f"class_list[{i}]") for i, item in enumerate(given)]
         if "teams" not in settings:
             return {**settings, "teams": [{"name": default[i], "members": len(team)}
                                           for i, team in enumerate(roster)]}, roster
-        check_roster([t.members for t in parse_settings(settings).teams], roster)
+        _teams().check_roster(settings, roster)
         return settings, roster
     if all(isinstance(item, dict) for item in given):
         if "teams" in settings:
@@ -530,14 +534,12 @@ def results(game_id: int):
     data = store.record(game_id) if 0 < game_id <= MAX_ID else None
     if data is None:
         return _no_game(game_id)
-    found = kind_of_record(data)
+    found = kind_of_record(data) or kind(setup_kind())
     try:
-        if found is not None and found.name != setup_kind():
-            return jsonify(found.replay(data).summary())
-        game_now = replay(data)
+        match = found.replay(data)
     except Refusal as refusal:       # a stored game always replays; say so if not
         return error(500, "server", f"stored game {game_id} does not replay: {refusal}")
-    return jsonify(summary_json(game_now, data.get("name"), getattr(g, "lang", "es")))
+    return jsonify(found.results(match, data.get("name"), getattr(g, "lang", "es")))
 
 
 # -- the console page of API tokens ----------------------------------------------------

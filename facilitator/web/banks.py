@@ -32,10 +32,9 @@ from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..games import kind
-from ..games.partida import QUESTION_TYPES, Question
+from ..questions import QUESTION_TYPES, SHORT_ANSWER_MODES, BankReport, Question, parse_bank
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions import SHORT_ANSWER_MODES, BankReport, parse_bank
 from ..questions.text import slugify
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
                            add_question, bank_info, bank_questions, bank_tables,

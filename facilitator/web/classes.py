@@ -12,7 +12,7 @@ import random
 from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect,
                    render_template, request, url_for)
 
-from ..classes import SCHEMES, deal_fresh, keep_teams, league, parse_class_list, participation
+from ..classes import SCHEMES, league, parse_class_list, participation
 from ..classes.roster import check_student, duplicate_names
 from ..games import Refusal, kind
 from ..extensions import database, store
@@ -250,20 +250,23 @@ def deal(class_id: int):
     present = _present(klass, data.get("present"))
     if present is None:
         return _refused("format", "present must list student ids of this class, once each")
-    teams, max_members = data.get("teams"), data.get("max_members", _default_max_members())
+    rules = kind(setup_kind()).teams
+    teams, max_members = data.get("teams"), data.get("max_members", rules.default_max_members)
     if teams is not None and (not isinstance(teams, int) or isinstance(teams, bool)):
         return _refused("format", "teams is a number")
-    if not isinstance(max_members, int) or isinstance(max_members, bool) or not 3 <= max_members <= 12:
-        return _refused("format", "max_members is a number from 3 to 12")
+    if (not isinstance(max_members, int) or isinstance(max_members, bool)
+            or not rules.min_members <= max_members <= rules.max_max_members):
+        return _refused("format", f"max_members is a number from {rules.min_members} to "
+                                  f"{rules.max_max_members}")
     rng = random.SystemRandom()
     last = stored.last_lineup(database, class_id)
     kept = data.get("mode") == "keep" and last is not None
     try:
         if kept:
-            lineup = keep_teams(last, present, rng, max_members)
+            lineup = rules.keep(last, present, rng, max_members)
             kept = len(lineup) == len(last)
         else:
-            lineup = deal_fresh(present, rng, max_members, teams)
+            lineup = rules.deal_fresh(present, rng, max_members, teams)
     except Refusal as refusal:
         return _refused(refusal.rule, refusal.message)
     return jsonify(ok=True, lineup=lineup, kept=kept,
@@ -453,7 +456,3 @@ def export(class_id: int, kind: str):
         return _download(body, f"{stem}-moodle.csv", "text/csv; charset=utf-8")
     abort(404)
 
-
-def _default_max_members() -> int:
-    """The set-up game's largest team when a deal names none (its kind's bounds)."""
-    return kind(setup_kind()).settings_bounds()["members"]["default_max"]

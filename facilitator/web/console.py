@@ -288,7 +288,7 @@ def game(game_id: int):
     row = store.row(game_id)
     if row is None:
         abort(404)
-    if "gm" not in getattr(kind(row.kind), "pages", {}):
+    if "gm" not in kind(row.kind).pages:
         # A game whose kind brings its own screen scripts: the generic page, the
         # teacher's screen of it.
         return render_template("games/screen.html", kind_prefix=row.kind + ".", role="gm", token=None, game_id=row.id,
@@ -314,7 +314,7 @@ def record(game_id: int):
     data = store.record(game_id)
     if data is None:
         abort(404)
-    name = store.kind_of(game_id) or "partida"
+    name = store.kind_of(game_id) or setup_kind()
     return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename={name}-{game_id}.json"})
 

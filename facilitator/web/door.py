@@ -170,8 +170,8 @@ def _seat_screen(hall: dict, place: dict, device: str):
                                device)
     rules = _halls().rules(hall["kind"])
     # Where the student plays this round, in the hall's words: "Ronda 2 · Tablero 3".
-    spot = {"words": getattr(rules, "place_words", None), "n": place.get("place"),
-            "round": place["round"] if getattr(rules, "rounds_named", False) else None}
+    spot = {"words": rules.place_words, "n": place.get("place"),
+            "round": place["round"] if rules.rounds_named else None}
     return _no_store(seat_screen(row, place["seat"], token, follow={
         "where": url_for("door.where"), "round": place["round"], "key": place["key"]},
         spot=spot if spot["words"] and spot["n"] is not None else None))

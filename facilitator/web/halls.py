@@ -23,7 +23,7 @@ def hall_kinds() -> list[dict]:
     """The games a whole class can play at once, each with its hall settings' bounds."""
     found = []
     for name in names():
-        rules = getattr(kind(name), "hall", None)
+        rules = kind(name).hall
         if rules is not None:
             found.append({"kind": name, "bounds": rules.bounds()})
     return found
@@ -102,7 +102,7 @@ def _game_lines(hall_id: int) -> list[dict]:
     lines = []
     for game in halls().games_of(hall_id):
         match, row = store.current(game["game_id"])
-        seats = match.seats() if hasattr(match, "seats") else []
+        seats = match.seats()
         lines.append({**game, "players": [seat["name"] for seat in seats], "over": row.over,
                       "result": row.winner})
     return lines
@@ -117,12 +117,10 @@ def results(hall_id: int):
         abort(404)
     use_game_language(found["settings"])
     rules = halls().rules(found["kind"])
-    debrief = getattr(rules, "debrief", None)
     return render_template(
         "console/hall_results.html", hall=found, standings=halls().standings(hall_id),
         games=[_links(game) for game in _game_lines(hall_id)],
-        debrief=debrief(found["plan"], halls().summaries(found), getattr(g, "lang", "es"))
-        if debrief else [])
+        debrief=rules.debrief(found["plan"], halls().summaries(found), getattr(g, "lang", "es")))
 
 
 @bp.route("/console/halls/<int:hall_id>/export/<string:what>")

@@ -66,8 +66,7 @@ def rich_question(game_id: int, ref: int):
     except BROKEN_ERRORS:
         from .errors import broken_game_page
         return broken_game_page(game_id, store.broken(game_id) or "unreadable", False)
-    question_for = getattr(loaded[0], "question_for", None) if loaded is not None else None
-    question = question_for(ref, gm_logged_in()) if question_for is not None else None
+    question = loaded[0].question_for(ref, gm_logged_in()) if loaded is not None else None
     if question is None:
         abort(404)
     gm = gm_logged_in()

@@ -24,7 +24,7 @@ def show(watch: str):
         return broken_game_page(game_id, why, False)
     row = store.row(game_id)
     use_game_language(row.settings)          # the game's language unless this device chose one
-    if "watcher" not in getattr(kind(row.kind), "pages", {}):
+    if "watcher" not in kind(row.kind).pages:
         # A game whose kind brings its own screen scripts: its projector's, with the
         # game's own code for the room (a hall's game: the hall's projector shows the
         # hall's door instead).

@@ -7,12 +7,10 @@ from flask import (Blueprint, Response, abort, g, make_response, redirect, rende
                    request, url_for)
 
 from ..games import Refusal
-from ..games.partida import replay
 from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
 from ..services.games import import_record, setup_kind
 from ..store.budget import check_record_length
-from ..results import results_xlsx, standings_csv, summary_json, turns_csv
 from .auth import gm_required
 
 bp = Blueprint("results", __name__, url_prefix="/console")
@@ -44,80 +42,56 @@ def _replayed(game_id: int, record: dict, replayer):
                                              True)))
 
 
-def _game_or_404(game_id: int):
-    """A partida's record and its replay (the exports below are a partida's: 404 for a
-    game of another kind)."""
+def _played_or_404(game_id: int):
+    """A stored game's record, its kind and its replay (404: no such game)."""
     record = _stored_or_404(game_id)
-    if kind_of_record(record) is not kind(setup_kind()):
+    found = kind_of_record(record)
+    if found is None:
         abort(404)
-    return record, _replayed(game_id, record, replay)
+    return record, found, _replayed(game_id, record, found.replay)
 
 
 @bp.route("/<int:game_id>/results")
 @gm_required
 def page(game_id: int):
-    """Standings, podium, charts, turn by turn, adjustments, participation, downloads; a
-    game of another kind: its own page (``results/<kind>.html``, else the plain one)."""
-    record = _stored_or_404(game_id)
+    """The game's results as its kind shows them (la partida's: standings, podium, charts,
+    turn by turn, adjustments, participation, downloads; another's own page,
+    ``results/<kind>.html``, else the plain one)."""
+    record, found, match = _played_or_404(game_id)
     row = store.row(game_id)
     game = {"id": game_id, "name": row.name, "created_at": row.created_at, "kind": row.kind}
-    found = kind_of_record(record)
-    if found is None:
-        abort(404)
-    if found is not kind(setup_kind()):
-        match = _replayed(game_id, record, found.replay)
-        return render_template([f"results/{row.kind}.html", "results/match.html"], game=game,
-                               summary=match.summary())
-    game_match = _replayed(game_id, record, replay)
-    summary = summary_json(game_match, record.get("name"), getattr(g, "lang", "es"))
-    return render_template("results/game.html", game=game, summary=summary,
+    summary = found.results(match, record.get("name"), getattr(g, "lang", "es"))
+    return render_template([f"results/{row.kind}.html", found.results_page], game=game,
+                           summary=summary, downloads=list(found.downloads),
                            print_mode=request.args.get("print") == "1")
 
 
 @bp.route("/<int:game_id>/results.json")
 @gm_required
 def as_json(game_id: int):
-    """Everything about the result, as JSON (a game of another kind: its summary, what its
-    results page shows)."""
-    record = _stored_or_404(game_id)
-    found = kind_of_record(record)
-    if found is not None and found is not kind(setup_kind()):
-        match = _replayed(game_id, record, found.replay)
-        return _download(json.dumps(match.summary(), ensure_ascii=False, indent=1),
-                         "application/json", f"resultados-{game_id}.json")
-    record, game = _game_or_404(game_id)
-    return _download(json.dumps(summary_json(game, record.get("name"), getattr(g, "lang", "es")),
-                                ensure_ascii=False,
-                                indent=1), "application/json", f"resultados-{game_id}.json")
+    """Everything about the result, as JSON (what the results page shows)."""
+    record, found, match = _played_or_404(game_id)
+    summary = found.results(match, record.get("name"), getattr(g, "lang", "es"))
+    return _download(json.dumps(summary, ensure_ascii=False, indent=1), "application/json",
+                     f"resultados-{game_id}.json")
 
 
-@bp.route("/<int:game_id>/standings.csv")
+@bp.route("/<int:game_id>/<file>")
 @gm_required
-def standings(game_id: int):
-    """One row per team, for the gradebook."""
-    _, game = _game_or_404(game_id)
-    return _download("\ufeff" + standings_csv(game), "text/csv", f"clasificacion-{game_id}.csv")
-
-
-@bp.route("/<int:game_id>/turns.csv")
-@gm_required
-def turns(game_id: int):
-    """One row per turn: host, mode, challenged team, question, verdicts and points."""
-    _, game = _game_or_404(game_id)
-    return _download("\ufeff" + turns_csv(game), "text/csv", f"turnos-{game_id}.csv")
-
-
-@bp.route("/<int:game_id>/results.xlsx")
-@gm_required
-def as_xlsx(game_id: int):
-    """Standings and turns for a spreadsheet (.xlsx): the page's language, numbers as numbers.
-    The CSV files stay the stable machine format."""
-    from flask import g
-    _, game = _game_or_404(game_id)
-    name = f"resultados-{game_id}.xlsx" if getattr(g, "lang", "es") != "en" else f"results-{game_id}.xlsx"
-    return Response(results_xlsx(game, getattr(g, "lang", "es")),
-                    mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                    headers={"Content-Disposition": f"attachment; filename={name}"})
+def download(game_id: int, file: str):
+    """One of the files the game's kind offers (la partida's ``standings.csv`` and
+    ``turns.csv``, the stable machine format; ``results.xlsx`` in the page's language);
+    404 for a file its kind does not offer."""
+    record, found, match = _played_or_404(game_id)
+    if file not in found.downloads:
+        abort(404)
+    word, body = found.download(match, file, getattr(g, "lang", "es"))
+    stem, _, extension = file.rpartition(".")
+    mimetype = found.downloads[file]
+    if isinstance(body, str):
+        mimetype += "; charset=utf-8"
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f"attachment; filename={word}-{game_id}.{extension}"})
 
 
 def _download(text: str, mimetype: str, filename: str) -> Response:
@@ -165,8 +139,8 @@ def read_record(text: str) -> dict:
 @bp.post("/records")
 @gm_required
 def upload_record():
-    """Load a record (partida/1, colmena/1, hive/1, or a bare Hive GameString as a text
-    file): it becomes a stored game to review, or to continue live."""
+    """Load a record (of any game's format, or a game written as text, such as a Hive
+    GameString): it becomes a stored game to review, or to continue live."""
     upload = request.files.get("record")
     data = upload.read(MAX_RECORD_BYTES + 1) if upload else b""
     if not data or len(data) > MAX_RECORD_BYTES:
@@ -175,15 +149,12 @@ def upload_record():
     try:
         record = _uploaded_record(data.decode("utf-8-sig"))
         check_record_length(record)
-        found = kind_of_record(record)
-        if found is None or found is kind(setup_kind()):
-            game = replay(record)          # la partida's, whose refusals say what is missing
-            over = game.state.over
-        else:
-            over = found.replay(record).over
-        fallback = (upload.filename or "partida").rsplit(".", 1)[0][:MAX_NAME]
+        # A record of no game's format: the set-up game's refusal says what is missing.
+        found = kind_of_record(record) or kind(setup_kind())
+        over = found.replay(record).over
+        fallback = (upload.filename or found.name).rsplit(".", 1)[0][:MAX_NAME]
         game_id = import_record(record, name=record.get("name") or
-                                (fallback if is_unicode(fallback) else "partida"))
+                                (fallback if is_unicode(fallback) else found.name))
     except UnicodeDecodeError:
         return render_template("results/upload_error.html", error="results.upload_encoding",
                                detail=""), 400

@@ -270,7 +270,7 @@ def screen_script(game: str, name: str):
     """A screen script a game's kind brings from its own folder (``screens_folder``)."""
     if game not in names():
         abort(404)
-    folder = getattr(kind(game), "screens_folder", None)
+    folder = kind(game).screens_folder
     if folder is None or not name.endswith(".js") or "/" in name or name.startswith("."):
         abort(404)
     return send_from_directory(folder, name, mimetype="text/javascript")
@@ -334,7 +334,7 @@ def play():
             _live().seats.claim(row.id, audience.team, audience.device)
     use_game_language(row.settings)          # the game's language unless this device chose one
     game_kind = kind(row.kind)
-    page = getattr(game_kind, "pages", {}).get("seat")
+    page = game_kind.pages.get("seat")
     if page is None:
         # A game whose kind brings its own screen scripts: the generic page, as a seat's
         # screen or (seat 0) as the table's.
@@ -345,7 +345,7 @@ def play():
                and len(roster) >= audience.team and isinstance(roster[audience.team - 1], list) else [])
     # The summaries of the rules a team's device is refused by most (its kind's list):
     # the page explains a refusal in the team's words without a round trip.
-    refusal_words = tuple(f"rule.{rule}" for rule in getattr(game_kind, "seat_refusals", ()))
+    refusal_words = tuple(f"rule.{rule}" for rule in game_kind.seat_refusals)
     return render_template("team/play.html", token=token, game_id=row.id,
                            team={"number": audience.team, "name": name, "members": members},
                            refusal_words=refusal_words)

@@ -108,9 +108,9 @@ function waiting() {
       who = turn.chooser;
       lines.push(t('wait.choose', { team: teamText(turn.chooser) }));
       const d = legal(S, 'desvio');
-      if (d) lines.push(t('wait.desvio_open', { team: teamText(d.teams[0]) }));
+      if (d) lines.push(t('wait.desvio_open', { team: teamText(d.seats[0]) }));
       const s = legal(S, 'seguro');
-      if (s) lines.push(t('wait.seguro_open', { team: teamText(s.teams[0]) }));
+      if (s) lines.push(t('wait.seguro_open', { team: teamText(s.seats[0]) }));
       break;
     }
     case 'question': lines.push(t('wait.question')); break;
@@ -120,7 +120,7 @@ function waiting() {
       else if (turn.secondary) lines.push(t(turn.has_written ? 'wait.write_locked' : 'wait.write_none', { team: teamText(turn.secondary) }));
       lines.push(t('wait.verdict', { team: teamText(turn.primary) }));
       break;
-    case 'pick': who = entry.teams[0]; lines.push(t('wait.pick', { team: teamText(entry.teams[0]) })); break;
+    case 'pick': who = entry.seats[0]; lines.push(t('wait.pick', { team: teamText(entry.seats[0]) })); break;
     case 'end_turn': lines.push(t('wait.end_turn')); break;
     case 'written': lines.push(t('wait.written', { team: teamText(turn.secondary) })); break;
     case 'argument': who = turn.secondary; lines.push(t('wait.argument', { team: teamText(turn.secondary) })); break;
@@ -183,7 +183,7 @@ function questionBlock() {
 /* ---- the actions `legal` offers --------------------------------------- */
 function declareBlock(entry) {
   const modes = entry.options.modes || {};
-  const host = entry.teams[0] || V.turn.host;
+  const host = entry.seats[0] || V.turn.host;
   return html`<p class="sr-only">${t('act.declare_for', { team: teamText(host) })}</p>${
     'normal' in modes ? html`<div class="row">${btn('declare-normal', cap(mode('normal')), { do: 'declare', mode: 'normal' }, 'primary')}</div>` : nothing}${
     ['simple', 'risky'].filter((m) => m in modes).map((m) => html`<div class="row targets"><span class="lbl">${cap(mode(m)) + ' →'}</span>${
@@ -197,7 +197,7 @@ function chooseBlock(entry) {
   drafts['choose-author'] = author;
   drafts['choose-type'] = type;
   const left = (a) => choices.filter((c) => c.author === a).reduce((s, c) => s + c.left, 0);
-  return html`<p class="sr-only">${t('act.choose_for', { team: teamText(entry.teams[0] || V.turn.chooser) })}</p>${choices.length
+  return html`<p class="sr-only">${t('act.choose_for', { team: teamText(entry.seats[0] || V.turn.chooser) })}</p>${choices.length
     ? html`<div class="row choose"><select data-testid="choose-author" aria-label=${t('console.choose_author')}
         @change=${(e) => { drafts['choose-author'] = e.target.value; bump(); }}>${authors.map((a) => html`<option value=${a} .selected=${a === author}>${a + ' (' + left(a) + ')'}</option>`)}</select>
       <select data-testid="choose-type" aria-label=${t('console.choose_type')} @change=${(e) => { drafts['choose-type'] = e.target.value; bump(); }}>${
@@ -236,7 +236,7 @@ function offerBlock(entry) {
 }
 
 function writeBlock(entry) {
-  const team = entry.teams[0] || V.turn.secondary;
+  const team = entry.seats[0] || V.turn.secondary;
   const type = V.turn.type;
   const hint = t('write.placeholder.' + (type || 'abierta'));
   const field = type === 'abierta'
@@ -301,9 +301,9 @@ function stepButtons() {
       btn('verdict-half', '2 · ' + verdict('half'), { do: 'verdict', result: 'half' }, 'big', '2')}${
       btn('verdict-wrong', '3 · ' + verdict('wrong'), { do: 'verdict', result: 'wrong' }, 'bad big', '3')}${
       legal(S, 'time_up') && turn.secondary ? btn('time-up', t('act.time_up'), { do: 'time_up' }) : nothing}</div>` : nothing,
-    step === 'pick' ? html`<div class="row labelled"><span class="lbl">${t('act.pick_for', { team: teamText(entry.teams[0]) })}</span>${
-      btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: entry.teams[0], card: 'author' }, 'primary')}${
-      btn('pick-type', t('pick.type', { name: qtype(turn.type) }), { do: 'pick', team: entry.teams[0], card: 'type' }, 'primary')}</div>` : nothing,
+    step === 'pick' ? html`<div class="row labelled"><span class="lbl">${t('act.pick_for', { team: teamText(entry.seats[0]) })}</span>${
+      btn('pick-author', t('pick.author', { name: turn.author }), { do: 'pick', team: entry.seats[0], card: 'author' }, 'primary')}${
+      btn('pick-type', t('pick.type', { name: qtype(turn.type) }), { do: 'pick', team: entry.seats[0], card: 'type' }, 'primary')}</div>` : nothing,
     // The answer being judged sits right above its verdict buttons, in the action bar
     // (the question panel may be off screen, or under the bar on a phone).
     written ? html`<div class="row labelled judging"><span class="lbl">${t(both ? 'act.written' : 'act.written_none', { team: teamText(turn.secondary) })}</span>${
@@ -338,10 +338,10 @@ function actionsBlock() {
   const answer = turn.verdict && turn.question;
   const any = desvio || seguro || elijo || step === 'question' || write || exchange || answer || endGame;
   const showAnswer = () => conn.emit('show_answer', { show: !S.answer_shown }, true).then(flashRefusal);
-  return html`<h2>${t('act.title')}</h2>${desvio ? html`<h3>${t('act.desvio_for', { team: teamText(desvio.teams[0]) })}</h3>
-    <div class="row">${desvio.options.targets.map((n) => btn('desvio-' + n, [chip(n), ' ', teamName(V, n)], { do: 'desvio', team: desvio.teams[0], target: n }))}</div>` : nothing}${
-  seguro || elijo ? html`<div class="row specials">${seguro ? btn('seguro', t('act.seguro_for', { team: teamText(seguro.teams[0]) }), { do: 'seguro', team: seguro.teams[0] }) : nothing}${
-    elijo ? html`<span class="lbl">${special('elijo') + ':'}</span>${elijo.teams.map((n) => btn('elijo-' + n, [chip(n), ' ', teamName(V, n)], { do: 'elijo', team: n }))}` : nothing}</div>` : nothing}${
+  return html`<h2>${t('act.title')}</h2>${desvio ? html`<h3>${t('act.desvio_for', { team: teamText(desvio.seats[0]) })}</h3>
+    <div class="row">${desvio.options.targets.map((n) => btn('desvio-' + n, [chip(n), ' ', teamName(V, n)], { do: 'desvio', team: desvio.seats[0], target: n }))}</div>` : nothing}${
+  seguro || elijo ? html`<div class="row specials">${seguro ? btn('seguro', t('act.seguro_for', { team: teamText(seguro.seats[0]) }), { do: 'seguro', team: seguro.seats[0] }) : nothing}${
+    elijo ? html`<span class="lbl">${special('elijo') + ':'}</span>${elijo.seats.map((n) => btn('elijo-' + n, [chip(n), ' ', teamName(V, n)], { do: 'elijo', team: n }))}` : nothing}</div>` : nothing}${
   step === 'question' ? offerBlock(entry) : nothing}${write ? writeBlock(write) : nothing}${exchange ? exchangeBlock(exchange) : nothing}${
   // After the verdicts the expected answer may go up on the projector (a display
   // choice, not an action: the server refuses it before the verdicts).
@@ -553,7 +553,7 @@ function drawRequests() {
 
 /* ---- adjust a score ----------------------------------------------------- */
 const adjustPlan = () => planOf(W, drafts['adjust-team'], drafts['adjust-points'] || '', drafts['adjust-reason'] || '',
-  (n) => teamOf(V, n), teamText);
+  (n) => teamOf(V, n), teamText, ((legal(S, 'adjust') || {}).options || {}).points);
 function adjustBlock() {
   if (!legal(S, 'adjust')) return html`<h2>${t('adjust.title')}</h2>`;
   if (!V.teams.some((tm) => String(tm.team) === drafts['adjust-team'])) drafts['adjust-team'] = String(V.teams[0].team);

@@ -16,13 +16,14 @@ export function stepOf(legal) {
 /** What a score correction typed so far would do: {ok, text, bad, action, said}.
  *  `w`: the page's words; `team`: the team's number (as the select gives it), `teamOf(n)`
  *  its entry of the view (its score), `teamText(n)` its name; the points are read in the
- *  page's language (bounded: ±100), and a correction needs a reason. */
-export function adjustPlan(w, team, pointsText, reasonText, teamOf, teamText) {
+ *  page's language, within `bounds` (`{min, max}`: the game's own, from its `adjust`
+ *  entry), and a correction needs a reason. */
+export function adjustPlan(w, team, pointsText, reasonText, teamOf, teamText, bounds) {
   const n = Number(team);
   const tm = teamOf(n) || { score: 0 };
   const reason = reasonText.trim();
   if (!pointsText.trim()) return { ok: false, text: w.t('adjust.hint'), bad: false };
-  const read = w.readNumber(pointsText, { min: -100, max: 100 });
+  const read = w.readNumber(pointsText, bounds || {});
   if (read.error) return { ok: false, text: read.error, bad: true };
   if (read.value === 0) return { ok: false, text: w.t('adjust.zero'), bad: true };
   // Rounded as the server keeps scores: 0.1 + 0.2 is shown 0,3.

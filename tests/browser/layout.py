@@ -219,7 +219,7 @@ def resolve(gm: GM) -> None:
     for _ in range(12):
         dos = {e["do"]: e for e in gm.state["legal"]}
         if "pick" in dos:
-            gm.act("pick", team=dos["pick"]["teams"][0], card="author")
+            gm.act("pick", team=dos["pick"]["seats"][0], card="author")
         elif "written" in dos:
             gm.act("written", correct=True)
         elif "argument" in dos:

@@ -120,7 +120,7 @@ def test_projector_lobby_question_reveal_and_finale_fit_the_screen(room, server)
                 break
             entry = owed[0]
             if entry["do"] == "pick":
-                gm.act("pick", team=entry["teams"][0], card="author")
+                gm.act("pick", team=entry["seats"][0], card="author")
             else:
                 gm.act("argument", result="good")
         # The GM shows the expected answer: only on the projector, kept across a reload.
@@ -159,7 +159,7 @@ def test_projector_lobby_question_reveal_and_finale_fit_the_screen(room, server)
             gm.act("verdict", result="full")
             while any(e["do"] == "pick" for e in gm.state["legal"]):
                 entry = next(e for e in gm.state["legal"] if e["do"] == "pick")
-                gm.act("pick", team=entry["teams"][0], card="author")
+                gm.act("pick", team=entry["seats"][0], card="author")
             gm.act("end_turn")
         for page in pages.values():
             expect(page.get_by_test_id("podium")).to_be_visible()
@@ -180,7 +180,7 @@ def reveal_long(gm: GM, writer: int):
         if not owed:
             break
         if owed[0]["do"] == "pick":
-            gm.act("pick", team=owed[0]["teams"][0], card="author")
+            gm.act("pick", team=owed[0]["seats"][0], card="author")
         else:
             gm.act("argument", result="good")
     assert gm.call("show_answer", {"show": True})["ok"]

@@ -94,7 +94,7 @@ def finish(gm: GM):
         gm.act("question", id=gm.state["candidates"][0]["id"])
         gm.act("verdict", result=VERDICTS[host])
         for entry in [e for e in gm.state["legal"] if e["do"] == "pick"]:
-            gm.act("pick", team=entry["teams"][0], card="author")
+            gm.act("pick", team=entry["seats"][0], card="author")
         if any(e["do"] == "end_turn" for e in gm.state["legal"]):
             gm.act("end_turn")
 

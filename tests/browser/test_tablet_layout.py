@@ -110,7 +110,7 @@ def test_a_tablet_through_a_turn(room, server, screens):
             if not owed:
                 break
             if owed[0]["do"] == "pick":
-                gm.act("pick", team=owed[0]["teams"][0], card="author")
+                gm.act("pick", team=owed[0]["seats"][0], card="author")
             else:
                 gm.act("argument", result="good")
         expect(t1.get_by_test_id("team-result-total")).to_contain_text("+")

@@ -18,7 +18,7 @@ const teamOf = (n) => teams[n];
 const teamText = (n) => 'Equipo ' + n;
 
 test('the step is the first of the turn\'s steps that legal lists, whatever its order', () => {
-  const legal = [{ do: 'undo' }, { do: 'end_turn', teams: [] }, { do: 'verdict', teams: [] }, { do: 'adjust' }];
+  const legal = [{ do: 'undo' }, { do: 'end_turn', seats: [] }, { do: 'verdict', seats: [] }, { do: 'adjust' }];
   assert.deepEqual(stepOf(legal), { step: 'verdict', entry: legal[2] });
   assert.deepEqual(stepOf([{ do: 'undo' }, { do: 'adjust' }]), { step: null, entry: null });
   assert.deepEqual(stepOf(undefined), { step: null, entry: null });
@@ -40,7 +40,7 @@ test('a correction says what it would do, in the page\'s numbers, and needs a re
 test('a correction that cannot be read, of zero, or out of bounds is refused and marked bad', () => {
   assert.deepEqual(adjustPlan(es, '1', '0', 'x', teamOf, teamText), { ok: false, text: 'Cero no cambia nada', bad: true });
   assert.deepEqual(adjustPlan(es, '1', 'dos', 'x', teamOf, teamText), { ok: false, text: '«dos» no es un número', bad: true });
-  assert.deepEqual(adjustPlan(es, '1', '101', 'x', teamOf, teamText), { ok: false, text: 'como mucho 100', bad: true });
+  assert.deepEqual(adjustPlan(es, '1', '101', 'x', teamOf, teamText, { min: -100, max: 100 }), { ok: false, text: 'como mucho 100', bad: true });
   assert.deepEqual(adjustPlan(en, '1', '0,5', 'x', teamOf, teamText), { ok: false, text: 'use a point', bad: true });
   assert.equal(adjustPlan(en, '1', '0.5', 'x', teamOf, teamText).text, 'Equipo 1: 2.5 → 3 (+0.5)');
 });

@@ -79,7 +79,7 @@ def check_fields(message: dict, audience: str, over: bool = False) -> None:
     assert isinstance(message["seq"], int) and isinstance(message["now"], int)
     assert set(message["timer"]) == {"state", "seconds", "remaining_ms", "deadline"}
     for entry in message["legal"]:
-        assert set(entry) == {"do", "teams", "options"}
+        assert set(entry) == {"do", "seats", "options"}
     for request in message["exchange_requests"]:
         assert set(request) == {"team", "give", "take"}
 
@@ -358,7 +358,7 @@ def test_a_team_asks_for_an_exchange_and_the_gm_confirms_or_dismisses_it(table):
     team_dos = {d["do"] for d in team1.last["legal"]}
     assert "exchange" not in team_dos and "request_exchange" in team_dos
     asked = next(d for d in team1.last["legal"] if d["do"] == "request_exchange")
-    assert (asked["teams"], asked["options"]) == (gm_entry["teams"], gm_entry["options"])
+    assert (asked["seats"], asked["options"]) == (gm_entry["seats"], gm_entry["options"])
     assert all(d["do"] != "request_exchange" for d in gm.last["legal"])
     assert all("exchange" not in d["do"] for d in team2.last["legal"])
     card = asked["options"]["cards"]["1"][0]

@@ -17,7 +17,7 @@ import secrets
 from pathlib import Path
 
 from ...resources import data_path
-from ..protocol import Refusal
+from ..protocol import KindDefaults, Refusal
 from .deal import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS
 from .deck import DEFAULT, Deck
 from .deck_file import DeckRefusal, deck_from_record, deck_to_csv, read_deck_csv
@@ -28,7 +28,7 @@ __all__ = ["KIND", "ColmenaKind", "ColmenaMatch", "DEFAULT", "Deck", "DeckRefusa
            "deck_to_csv", "read_deck_csv", "replay"]
 
 
-class ColmenaKind:
+class ColmenaKind(KindDefaults):
     """La colmena for the registry: its settings, a new table, a replayed one."""
 
     name = "colmena"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from ..protocol import GM, Refusal, Role
+from ..protocol import GM, HallDefaults, Refusal, Role
 from .deal import MAX_PLAYERS
 from .events import HandDiscarded
 from .record import MAX_NAME
@@ -63,7 +63,7 @@ def _solo_setting(settings: dict) -> bool:
     return solo
 
 
-class ColmenaHall:
+class ColmenaHall(HallDefaults):
     """How a class plays la colmena at once (the protocol's HallRules)."""
 
     place_words = "colmenahall.table"

@@ -11,6 +11,9 @@ from .views import public_view, view_for
 class ColmenaLive(PlainLive, ColmenaMatch):
     """One table of la colmena, live (its rules are ColmenaMatch's)."""
 
+    #: A hand is one player's.
+    personal_seats = True
+
     def audiences(self) -> list[Role]:
         """The teacher, each player, the table's screen, the projector."""
         return [Role.gm(), *(Role.of_seat(n) for n in range(1, len(self.players) + 1)),

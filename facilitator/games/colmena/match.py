@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import ClassVar
 
-from ..protocol import GM, Legal, Refusal, Role
+from ..protocol import GM, History, Legal, Refusal, Role
 from . import actions as a
 from .deal import deal
 from .deck import DEFAULT, Deck
@@ -38,10 +38,14 @@ class ColmenaMatch:
         self.seed = seed
         self._initial: State = deal(deck, self.players, seed)
         self.state: State = self._initial.clone()
-        self.log: list[dict] = []
-        # Each applied action (as recorded) with its events; undone ones wait for a redo.
-        self._done: list[tuple[dict, list[Event]]] = []
-        self._undone: list[tuple[dict, list[Event]]] = []
+        # Every accepted action (``log``: the record's), the applied ones with their
+        # events, the undone ones waiting for a redo (C-Z8): the protocol's History.
+        self.history = History()
+
+    @property
+    def log(self) -> list[dict]:
+        """Every accepted action as the record writes it (undo and redo included)."""
+        return self.history.log
 
     @property
     def seq(self) -> int:
@@ -56,12 +60,12 @@ class ColmenaMatch:
     @property
     def can_undo(self) -> bool:
         """Whether there is an action to undo (C-Z8)."""
-        return bool(self._done)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
         """Whether there is an undone action to redo (C-Z8)."""
-        return bool(self._undone)
+        return self.history.can_redo
 
     def check(self, action: dict | a.Action, by: Role = _GM) -> a.Action:
         """Parse ``action`` and check that ``by`` may send it now, changing nothing."""
@@ -72,14 +76,13 @@ class ColmenaMatch:
             decide(self.state, self.deck, parsed, by)
         return parsed
 
-    def _history_move(self, action: a.Action, by: Role) -> list:
-        """The undone (or redone) entries' list an undo (redo) takes from, or a Refusal."""
+    def _history_move(self, action: a.Action, by: Role) -> None:
+        """A Refusal unless the teacher may undo (redo) now."""
         if by.kind != GM:
             raise Refusal("C-T5", f"only the teacher may {action.do}")
-        taken = self._done if isinstance(action, a.Undo) else self._undone
-        if not taken:
+        history = self.history
+        if not (history.can_undo if isinstance(action, a.Undo) else history.can_redo):
             raise Refusal("C-R3", f"there is nothing to {action.do}")
-        return taken
 
     def play(self, action: dict | a.Action, by: Role = _GM) -> list[Event]:
         """Accept ``action`` from ``by`` and return its events, or raise a Refusal.
@@ -89,32 +92,27 @@ class ColmenaMatch:
         """
         parsed = a.parse_action(action)
         if isinstance(parsed, a.Undo):
-            entry = self._history_move(parsed, by).pop()
-            self._undone.append(entry)
+            self._history_move(parsed, by)
+            undone = self.history.undo(parsed.to_dict())
             self._rebuild()
-            self.log.append(parsed.to_dict())
-            return entry[1]
+            return undone.events
         if isinstance(parsed, a.Redo):
-            entry = self._history_move(parsed, by).pop()
-            fold(self.state, entry[1])
-            self._done.append(entry)
-            self.log.append(parsed.to_dict())
-            return entry[1]
+            self._history_move(parsed, by)
+            redone = self.history.redo(parsed.to_dict())
+            fold(self.state, redone.events)
+            return redone.events
         events = decide(self.state, self.deck, parsed, by)
         fold(self.state, events)
         recorded = parsed.to_dict()
         if isinstance(parsed, a.FirstTask) and parsed.player is None:
             recorded["player"] = by.seat            # a player's device names itself
-        self.log.append(recorded)
-        self._done.append((recorded, events))
-        self._undone.clear()
+        self.history.apply(recorded, events)
         return events
 
     def _rebuild(self) -> None:
         # Undo is exact because the state is only ever the deal plus the fold of its events.
         self.state = self._initial.clone()
-        for _, events in self._done:
-            fold(self.state, events)
+        fold(self.state, list(self.history.events()))
 
     def legal(self, by: Role | None = None) -> list[Legal]:
         """What ``by`` may send now (None or the GM: every entry, with who may send it)."""

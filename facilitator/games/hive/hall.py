@@ -31,7 +31,7 @@ Points are whole or halves (``1.5``): the screens write them the page's language
 """
 from __future__ import annotations
 
-from ..protocol import GM, Refusal, Role
+from ..protocol import GM, HallDefaults, Refusal, Role
 from .tournament import NoPairing, round_robin_schedule, swiss_round
 
 #: The bot's name in a game's players (data, as a student's name is; H-G7).
@@ -111,7 +111,7 @@ def _nameless(view: dict) -> dict:
             "boards": {key: {**board, "players": {}} for key, board in view["boards"].items()}}
 
 
-class HiveHall:
+class HiveHall(HallDefaults):
     """A Hive tournament of a whole class (see the module's docstring)."""
 
     place_words = "hivehall.board"

@@ -12,6 +12,13 @@ class HiveLive(PlainLive, HiveMatch):
     #: The computer's move (H-G7) is a search: the live layer asks for it off the game's
     #: lock, on a copy of the match (LiveGames.clock_due).
     due_searches = True
+    #: White's and Black's seats are each one player's.
+    personal_seats = True
+
+    def stored_actions(self) -> list[dict]:
+        """The actions it logged as it was played or replayed (its record is a
+        GameString, not a list of actions)."""
+        return [dict(action) for action in self.log]
 
     def audiences(self) -> list[Role]:
         """The teacher, White's and Black's phones, the pair's shared tablet, the projector."""

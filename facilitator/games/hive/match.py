@@ -31,7 +31,8 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ...resources import data_path
-from ..protocol import CLOCK, GM, SEAT, TABLE, WATCHER, Legal, Refusal, Role
+from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, Legal,
+                        Refusal, Role)
 from .board import PASS, Board, NotEnabled
 from .bot import DEFAULT_DEPTH, LEVEL_SECONDS, MAX_DEPTH, MIN_DEPTH, best_move
 from .hexes import coords
@@ -172,10 +173,14 @@ class HiveMatch:
         self.players = _players(players)
         self.seed = seed
         self.state = _State(self.settings)
-        self.log: list[dict] = []
-        # Each applied action with its events and its seq; undone ones wait for a redo.
-        self._done: list[tuple[dict, list[dict], int]] = []
-        self._undone: list[tuple[dict, list[dict], int]] = []
+        # Every accepted action (``log``), the applied ones with their events, the undone
+        # ones waiting for the teacher's redo (H-G6): the protocol's History.
+        self.history = History()
+
+    @property
+    def log(self) -> list[dict]:
+        """Every accepted action, in order (undo and redo included)."""
+        return self.history.log
 
     # ---- the protocol's properties --------------------------------------------------
 
@@ -202,12 +207,12 @@ class HiveMatch:
     @property
     def can_undo(self) -> bool:
         """Whether the teacher's ``undo`` would be accepted (H-G6)."""
-        return bool(self._done)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
         """Whether the teacher's ``redo`` would be accepted (H-G6)."""
-        return bool(self._undone)
+        return self.history.can_redo
 
     @property
     def bot(self) -> int | None:
@@ -244,9 +249,7 @@ class HiveMatch:
         events = self._decide(action, by)
         for event in events:
             self.state.apply(event)
-        self.log.append(dict(action))
-        self._done.append((dict(action), events, self.seq))
-        self._undone.clear()
+        self.history.apply(dict(action), events)
         return events
 
     def _restore_result(self, result: dict) -> None:
@@ -263,31 +266,26 @@ class HiveMatch:
 
     def _teacher_undo(self, action: dict, by: Role) -> list[dict]:
         _only_teacher(by, "undo")
-        if not self._done:
+        if not self.history.can_undo:
             raise Refusal("H-G6", "there is nothing to undo")
-        done = self._done.pop()
-        self.log.append(dict(action))
-        self._undone.append(done)
+        done = self.history.undo(dict(action))
         self._rebuild()
-        return done[1]
+        return done.events
 
     def _teacher_redo(self, action: dict, by: Role) -> list[dict]:
         _only_teacher(by, "redo")
-        if not self._undone:
+        if not self.history.can_redo:
             raise Refusal("H-G6", "there is nothing to redo")
-        redone = self._undone.pop()
-        for event in redone[1]:
+        redone = self.history.redo(dict(action))
+        for event in redone.events:
             self.state.apply(event)
-        self._done.append(redone)
-        self.log.append(dict(action))
-        return redone[1]
+        return redone.events
 
     def _rebuild(self) -> None:
         # The state is only ever the fold of its events, so undo is exact.
         self.state = _State(self.settings)
-        for _action, events, _seq in self._done:
-            for event in events:
-                self.state.apply(event)
+        for event in self.history.events():
+            self.state.apply(event)
 
     def _decide(self, action: dict, by: Role) -> list[dict]:
         # The events ``action`` would cause, or Refusal; nothing is changed here.
@@ -611,7 +609,7 @@ def _uhp(stdin, stdout) -> int:
     return main(stdin, stdout)
 
 
-class HiveKind:
+class HiveKind(KindDefaults):
     """The GameKind of Hive: settings, a new match, and a match from its record."""
 
     name = "hive"

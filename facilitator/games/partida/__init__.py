@@ -9,7 +9,7 @@ from .actions import ACTION_TYPES, Action, parse_action
 from .errors import Refusal
 from .game import Game
 from .legal import LegalAction, legal_actions
-from .questions import QUESTION_TYPES, Question
+from ...questions.model import QUESTION_TYPES, Question
 from .record import FORMAT, load_record, new_game, replay, write_record
 from .scoring import standings
 from .settings import (MODES, SPECIAL_CARDS, Settings, deal_students, parse_settings,

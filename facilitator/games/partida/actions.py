@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from .errors import refuse
 from .numbers import exact, is_number, is_unicode, plain
-from .questions import QUESTION_TYPES
-from .settings import MAX_EXCHANGE_COST, MODES, SPECIAL_CARDS
+from ...questions.model import QUESTION_TYPES
+from .settings import MAX_ADJUST, MAX_EXCHANGE_COST, MODES, SPECIAL_CARDS
 
 VERDICTS = ("full", "half", "wrong")
 ARGUMENTS = ("good", "poor")
@@ -343,7 +343,7 @@ def parse_action(data: object) -> Action:
         return Exchange(_team(data, do), _give(data), _choice(data, do, "take", SPECIAL_CARDS))
     if cls is Adjust:
         team, points, reason = _team(data, do), data.get("points"), data.get("reason")
-        if not is_number(points) or abs(points) > 1_000_000:
+        if not is_number(points) or abs(points) > MAX_ADJUST:
             raise _bad(do, "needs 'points': a number")
         if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_TEXT
                                    or not is_unicode(reason)):

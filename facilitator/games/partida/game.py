@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import actions as a
+from ..protocol import History
 from .errors import refuse
 from .events import Event
 from .legal import LegalAction, legal_actions
-from .questions import Question
+from ...questions.model import Question
 from .rules import decide
 from .scoring import standings
 from .settings import Settings
@@ -27,11 +28,14 @@ class Game:
         self.settings = settings
         self.questions: dict[str, Question] = {q.id: q for q in questions}
         self.state: GameState = initial_state(settings, self.questions)
-        self.log: list[a.Action] = []
-        # Each applied action with the events it caused and its place in the log (its seq);
-        # undone ones wait for a redo, with the seq of the undo that took them back.
-        self._done: list[tuple[a.Action, list[Event], int]] = []
-        self._undone: list[tuple[a.Action, list[Event], int, int]] = []
+        # Every accepted action (``log``: the record's), the applied ones with their
+        # events, the undone ones waiting for a redo (R-G1): the protocol's History.
+        self.history = History()
+
+    @property
+    def log(self) -> list[a.Action]:
+        """Every accepted action, in order (undo and redo included): the record's."""
+        return self.history.log
 
     @property
     def seq(self) -> int:
@@ -41,21 +45,21 @@ class Game:
     @property
     def can_undo(self) -> bool:
         """Whether there is an action to undo (R-G1)."""
-        return bool(self._done)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
         """Whether there is an undone action to redo (R-G1)."""
-        return bool(self._undone)
+        return self.history.can_redo
 
     def check(self, action: a.Action | dict) -> a.Action:
         """Parse ``action`` and check it would be accepted, changing nothing."""
         action = action if isinstance(action, a.Action) else a.parse_action(action)
         if isinstance(action, a.Undo):
-            if not self._done:
+            if not self.history.can_undo:
                 raise refuse("R-G1", "there is nothing to undo")
         elif isinstance(action, a.Redo):
-            if not self._undone:
+            if not self.history.can_redo:
                 raise refuse("R-G1", "there is nothing to redo")
         else:
             decide(self.state, action)
@@ -69,26 +73,20 @@ class Game:
         """
         action = action if isinstance(action, a.Action) else a.parse_action(action)
         if isinstance(action, a.Undo):
-            if not self._done:
+            if not self.history.can_undo:
                 raise refuse("R-G1", "there is nothing to undo")
-            undone = self._done.pop()
-            self.log.append(action)
-            self._undone.append((*undone, self.seq))
+            undone = self.history.undo(action)
             self._rebuild()
-            return undone[1]
+            return undone.events
         if isinstance(action, a.Redo):
-            if not self._undone:
+            if not self.history.can_redo:
                 raise refuse("R-G1", "there is nothing to redo")
-            redone = self._undone.pop()
-            self._apply(redone[1])
-            self._done.append(redone[:3])
-            self.log.append(action)
-            return redone[1]
+            redone = self.history.redo(action)
+            self._apply(redone.events)
+            return redone.events
         events = decide(self.state, action)
         self._apply(events)
-        self.log.append(action)
-        self._done.append((action, events, self.seq))
-        self._undone.clear()
+        self.history.apply(action, events)
         return events
 
     def _apply(self, events: list[Event]) -> None:
@@ -99,8 +97,7 @@ class Game:
     def _rebuild(self) -> None:
         # Undo is exact because the state is only ever the fold of its events.
         self.state = initial_state(self.settings, self.questions)
-        for _, events, _seq in self._done:
-            self._apply(events)
+        self._apply(list(self.history.events()))
 
     def legal_actions(self) -> list[LegalAction]:
         """Every kind of action accepted now, who may take it and the choices open."""
@@ -112,15 +109,15 @@ class Game:
 
     def effective_actions(self) -> list[a.Action]:
         """The actions that made the current state: the log without undo, redo and what was undone."""
-        return [entry[0] for entry in self._done]
+        return [done.action for done in self.history.done]
 
     def last_action(self) -> a.Action | None:
         """The last applied action (not undone), if any."""
-        return self._done[-1][0] if self._done else None
+        return self.history.done[-1].action if self.history.done else None
 
     def undo_target(self) -> int | None:
         """The seq (1-based place in ``log``) of the action an ``undo`` would take back."""
-        return self._done[-1][2] if self._done else None
+        return self.history.done[-1].seq if self.history.done else None
 
     def redo_target(self) -> int | None:
         """The seq of the ``undo`` whose effect a ``redo`` would reverse.
@@ -128,4 +125,4 @@ class Game:
         The live game uses these two to put the screens back as they were just
         before the undone action, or just before that undo (R-G1).
         """
-        return self._undone[-1][3] if self._undone else None
+        return self.history.undone[-1].undone_at if self.history.undone else None

@@ -4,12 +4,15 @@ from __future__ import annotations
 import sys
 import weakref
 
+from ..protocol import KindDefaults
 from . import settings as s
+from .exports import export_record, results_xlsx, standings_csv, summary_json, turns_csv
 from .game import Game
 from .live import SCREEN_EVENTS, PartidaMatch
-from .questions import Question
+from ...questions.model import Question
 from .record import FORMAT, replay, write_record
 from .settings import parse_settings
+from .teams import PartidaTeams
 
 #: The fields of a stored question, in the order ``Question`` takes them.
 QUESTION_FIELDS = ("id", "author", "type", "text", "answer", "notes", "text_html",
@@ -34,7 +37,14 @@ def _interned(value: object) -> object:
     return sys.intern(value) if type(value) is str else value
 
 
-class PartidaKind:
+#: The files a played partida offers: the stem of each one's name, per language.
+_FILE_WORDS = {"standings.csv": {"es": "clasificacion", "en": "standings"},
+               "turns.csv": {"es": "turnos", "en": "turns"},
+               "results.xlsx": {"es": "resultados", "en": "results"}}
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class PartidaKind(KindDefaults):
     """The team quiz game "la partida" (docs/reglas.md)."""
 
     name = "partida"
@@ -43,12 +53,40 @@ class PartidaKind:
     content_key = "questions"
     events = SCREEN_EVENTS
     #: The pages its screens are (templates of the facilitator's own).
-    pages = {"seat": "team/play.html", "gm": "console/game.html", "watcher": "projector.html"}
+    pages = {"seat": "team/play.html", "gm": "console/game.html", "watcher": "projector.html",
+             "rules": "rulebook.html"}
     #: The rules a team's device is refused by most (a device acting out of turn, writing
     #: late or twice, asking an exchange): its page carries their summaries.
     seat_refusals = ("R-G4", "R-U10", "R-U5", "R-K6")
     #: The console's set-up form (teams, a question bank, the schedule) makes its games.
     setup_form = True
+    #: Its teams, made from a class (R-T1..R-T5).
+    teams = PartidaTeams()
+    #: The results page: standings, podium, charts, turn by turn; and its downloads.
+    results_page = "results/game.html"
+    downloads = {"standings.csv": "text/csv", "turns.csv": "text/csv", "results.xlsx": XLSX}
+
+    def results(self, match: PartidaMatch, name: str | None, lang: str) -> dict:
+        """Standings, turns, the score timeline, cards and participation."""
+        return summary_json(match.game, name, lang)
+
+    def download(self, match: PartidaMatch, file: str, lang: str) -> tuple[str, bytes | str]:
+        """The standings or the turns as CSV (the stable machine format, codes as codes),
+        or both as an .xlsx workbook in ``lang``."""
+        words = _FILE_WORDS.get(file)
+        if words is None:
+            return super().download(match, file, lang)
+        word = words["en" if lang == "en" else "es"]
+        if file == "results.xlsx":
+            return word, results_xlsx(match.game, lang)
+        written = standings_csv if file == "standings.csv" else turns_csv
+        return words["es"], "\ufeff" + written(match.game)
+
+    def export(self, record: dict, fmt: str, table: str = "both", name: str | None = None,
+               read_beside=None) -> str:
+        """``facilitator export``: the standings and turns as CSV, the results as JSON, or
+        the record replayed and written again."""
+        return export_record(record, fmt, table, name, read_beside)
 
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds (RULES.md section 11)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import resolution as r
 from .rules import challengeable, normal_forced
-from .settings import CHALLENGE_MODES
+from .settings import CHALLENGE_MODES, MAX_ADJUST
 from .state import GameState
 
 
@@ -30,7 +30,7 @@ class LegalAction:
 
     def to_dict(self) -> dict:
         """The entry as JSON data."""
-        return {"do": self.do, "teams": list(self.teams), "options": self.options}
+        return {"do": self.do, "seats": list(self.teams), "options": self.options}
 
 
 def _choices(state: GameState) -> list[dict]:
@@ -52,7 +52,9 @@ def legal_actions(state: GameState, *, can_undo: bool = False,
         found.append(LegalAction("spokesperson", everyone))
         if state.settings.is_individual(state.turn.round):
             found.append(LegalAction("representative", everyone))
-    found.append(LegalAction("adjust"))
+    # R-P3: any amount; the bounds only keep a number a number (the console reads them).
+    found.append(LegalAction("adjust", options={"points": {"min": -MAX_ADJUST,
+                                                          "max": MAX_ADJUST}}))
     if can_undo:
         found.append(LegalAction("undo"))
     if can_redo:

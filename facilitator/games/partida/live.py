@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..protocol import CLOCK, GM, SEAT, TABLE, WATCHER, Legal, Played, Refusal, Role
+from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, Legal, MatchDefaults,
+                        Played, Refusal, Role)
 from . import actions as a
 from . import clock as clocks
 from .analysis import cards_by_author_and_type, timeline
@@ -45,7 +46,7 @@ PEOPLE = ("spokespersons", "representatives")
 _GM = Role.gm()
 
 
-class PartidaMatch:
+class PartidaMatch(MatchDefaults):
     """One live partida: the engine's game and the screens' state (see the module)."""
 
     kind: ClassVar[str] = "partida"
@@ -309,6 +310,22 @@ class PartidaMatch:
         out.append((Role.watcher(), watcher))
         return out
 
+    @property
+    def history(self) -> History:
+        """The game's event log with undo and redo (R-G1)."""
+        return self.game.history
+
+    def view(self, audience: Role) -> dict:
+        """What ``audience``'s screen shows of the game (R-V1: a team sees its own hand,
+        the projector no secret), without the clock (``screen`` adds it at a time)."""
+        state = self.game.state
+        public = public_view(state, standings(state))
+        if audience.kind == GM:
+            return gm_view(state, public, standings(state))
+        if audience.kind == SEAT:
+            return team_view(state, audience.seat, public)
+        return public
+
     def timely(self, now: float) -> dict:
         """What changes in every view with the time alone: the clock as screens show it."""
         return {"timer": clocks.public(self.timer, self.game, now)}
@@ -368,12 +385,41 @@ class PartidaMatch:
         return {"standings": self.game.standings(), "over": state.over,
                 "round": state.turn.round, "turn": state.turn.number}
 
+    # -- what a class's term reads of it -------------------------------------------------
+
+    def team_results(self) -> dict:
+        """Each team's rank and score (R-P4) with its class list, and who spoke for a team:
+        a spokesperson (R-U7) or a representative (R-U9), once per turn so far."""
+        game, state = self.game, self.game.state
+        standings = {r["team"]: r for r in game.standings()}
+        roster = game.settings.extra.get("roster") or []
+        turns = list(state.history)
+        if state.turn is not None and not state.over:
+            turns.append({"spokespersons": state.turn.spokespersons,
+                          "representatives": state.turn.representatives})
+        voices = {"spokesperson": [], "representative": []}
+        for entry in turns:
+            for key, said in (("spokespersons", "spokesperson"),
+                              ("representatives", "representative")):
+                for team, name in (entry.get(key) or {}).items():
+                    voices[said].append((int(team), name))
+        return {"over": state.over, "voices": voices, "teams": [
+            {"team": t.number, "name": t.name, "rank": standings[t.number]["rank"],
+             "score": float(standings[t.number]["score"]),
+             "roster": list(roster[t.number - 1]) if len(roster) >= t.number
+             and isinstance(roster[t.number - 1], list) else []}
+            for t in state.teams]}
+
+    def content_used(self) -> set[str]:
+        """The ids of the questions read so far (R-Q1: used)."""
+        return set(self.game.state.used)
+
 
 def team_legal(legal: list[dict], team: int) -> list[dict]:
     """The ``legal`` list of team ``team``'s devices: the entries it may send itself, with
     ``exchange`` (the GM's, R-K6) offered as ``request_exchange``, same options."""
     return [{**entry, "do": "request_exchange"} if entry["do"] == "exchange" else entry
-            for entry in legal if team in entry["teams"]]
+            for entry in legal if team in entry["seats"]]
 
 
 def _without_names(view: dict, keep: int | None) -> dict:

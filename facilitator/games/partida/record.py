@@ -8,7 +8,7 @@ from .actions import parse_action
 from .errors import Refusal, refuse
 from .numbers import is_unicode
 from .game import Game
-from .questions import QUESTION_TYPES, Question
+from ...questions.model import QUESTION_TYPES, Question
 from .settings import parse_settings
 
 FORMAT = "partida/1"

@@ -24,6 +24,7 @@ DEFAULT_DELIBERATION_SECONDS = 60              # R-U8
 DEFAULT_SPECIAL_CARDS = {"desvio": 1, "seguro": 1, "elijo": 1}          # R-K1
 DEFAULT_BANK_SPECIAL_CARDS = {"desvio": 6, "seguro": 6, "elijo": 6}     # R-K6
 DEFAULT_EXCHANGE_COST = 3                      # R-K6
+MAX_ADJUST = 1_000_000                         # format: most points one correction adds or takes (R-P3)
 MAX_EXCHANGE_COST = 20                         # an exchange action lists at most this many cards
 DEFAULT_POINTS = {"card": 1, "consolation": 0.5, "pifie": -0.5, "risky_bonus": 4}  # R-P1
 

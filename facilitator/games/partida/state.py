@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .order import host_of
-from .questions import Question
+from ...questions.model import Question
 from .settings import Settings
 from .numbers import plain
 

@@ -1,4 +1,4 @@
-"""Questions as the rules engine sees them (RULES.md section 1 and R-Q1)."""
+"""A question of a bank, as every reader writes it and a game deals it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +11,7 @@ QUESTION_TYPES: tuple[str, ...] = ("vf", "quien", "abierta")
 class Question:
     """One question of a bank: author (or thematic unit), type, text, expected answer.
 
-    Only the GM ever sees ``answer`` and ``notes`` (R-V1).
+    Only the teacher ever sees ``answer`` and ``notes``.
     """
 
     id: str

@@ -7,10 +7,10 @@ import csv
 import io
 import json
 
-from ..games import Refusal
-from ..games.partida import Game
-from ..questions.csv_bank import neutralise
-from ..games.partida.analysis import cards_by_author_and_type, participation, timeline, turn_rows
+from .errors import Refusal
+from .game import Game
+from ...questions.csv_bank import neutralise
+from .analysis import cards_by_author_and_type, participation, timeline, turn_rows
 
 
 def _csv(header: list[str], rows: list[list]) -> str:
@@ -67,7 +67,7 @@ def export_record(record: object, fmt: str, table: str = "both", name: str | Non
     again. ``read_beside(name)``: the questions of a bank file the record names. A
     Refusal (its rule, the action's index) when the record does not replay, or is not la
     partida's: the other games' results are on their pages and the hall's downloads."""
-    from ..games.partida.record import FORMAT, replay, write_record
+    from .record import FORMAT, replay, write_record
     found = record.get("format") if isinstance(record, dict) else None
     if found != FORMAT:
         raise Refusal("format", f"export writes the results of a {FORMAT} record; this one "
@@ -121,7 +121,7 @@ CATALOG_HEADERS = {"rank": "results.rank", "team": "results.team", "score": "res
 
 def xlsx_words(lang: str) -> dict[str, str]:
     """The workbook's headers in ``lang`` (es, es-ES, en)."""
-    from ..i18n import translate
+    from ...i18n import translate
     words = dict(XLSX_HEADERS["en" if lang == "en" else "es"])
     words.update({key: translate(lang, catalog_key) for key, catalog_key in CATALOG_HEADERS.items()})
     return words
@@ -132,8 +132,8 @@ def xlsx_value(key: str, value, lang: str):
     simple, Quién lo dijo, Media), whether the anticipation was right (Correcta /
     Incorrecta); text cleaned of control characters an .xlsx cannot hold and neutralised
     (a leading ``'`` before ``= + - @``); numbers as they are. The CSV keeps the codes."""
-    from ..i18n import translate
-    from ..safe_text import without_control_characters
+    from ...i18n import translate
+    from ...safe_text import without_control_characters
     if key == "written_correct" and isinstance(value, bool):
         return translate(lang, "written.correct" if value else "written.incorrect")
     if key in ("mode", "type", "verdict") and isinstance(value, str) and value:
