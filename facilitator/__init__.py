@@ -1,4 +1,4 @@
-"""The facilitator: runs the classroom team game "la partida".
+"""The facilitator: runs classroom games in a lecture hall (la partida, la colmena and Hive).
 
 ``create_app`` builds the Flask app: configuration, the database, Socket.IO
 (with an explicit async mode) and the blueprints of the pages.

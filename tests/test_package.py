@@ -202,3 +202,16 @@ def test_installed_wheel_serves_everything(tmp_path):
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait(10)
+
+
+def test_the_package_describes_every_game():
+    """pyproject.toml and the package's docstring name the three games, not one."""
+    import tomllib
+    import facilitator
+    from facilitator.games import kind, names
+    with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as f:
+        description = tomllib.load(f)["project"]["description"]
+    for text in (description, facilitator.__doc__):
+        for name in ("partida", "colmena", "Hive"):
+            assert name in text, (name, text)
+    assert {kind(n).name for n in names()} >= {"partida", "colmena", "hive"}
