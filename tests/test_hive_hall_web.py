@@ -53,7 +53,7 @@ def play_round(hall_id: int, round_number: int) -> dict[str, dict]:
 def test_seven_students_and_the_computer_play_two_rounds(app, gm):
     answer = gm.post("/console/halls", json={"kind": "hive", "name": "Torneo de martes",
                                              "players": "\n".join(NAMES),
-                                             "settings": {"odd": "bot", "bot_depth": 1},
+                                             "settings": {"odd": "bot", "bot_level": "casual"},
                                              "seed": 7})
     assert answer.status_code == 200 and answer.json["ok"], answer.json
     hall_id = answer.json["hall_id"]

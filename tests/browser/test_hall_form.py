@@ -65,3 +65,44 @@ def test_a_games_own_settings_are_read_in_the_pages_language_before_the_hall_is_
     assert {k: hall["settings"][k] for k in ("swiss_rounds", "round_robin_max", "odd")} == {
         "swiss_rounds": 3, "round_robin_max": 4, "odd": "bot"}
     assert [p if isinstance(p, str) else p.get("name") for p in hall["players"]] == PLAYERS
+
+
+def test_the_teacher_chooses_the_computers_level_in_words(room, server):
+    """Issue 46, item 3 (H-G7): the computer's strength is a level in words, weakest
+    first, on the tournament's form and on a single game's, on a laptop and a phone:
+    no field overflows, every option reads as the catalog words it, and a game made with
+    «fuerte» plays the computer at that level."""
+    levels = ["beginner", "casual", "club", "strong", "strongest"]
+    for name, viewport, mobile in (("laptop", {"width": 1366, "height": 768}, False),
+                                   ("phone", {"width": 390, "height": 844}, True)):
+        page = room.console_page(f"levels-{name}", viewport, mobile)
+        page.goto(server.url + "/console/halls/new?lang=es")
+        page.get_by_test_id("hall-kind-hive").check()
+        level = page.get_by_test_id("hall-setting-bot_level")
+        expect(level).to_have_value("club")
+        assert [o.get_attribute("value") for o in level.locator("option").all()] == levels
+        expect(level.locator("option[value=beginner]")).to_have_text(
+            "principiante: se equivoca como quien empieza")
+        expect(page.locator("label[for=hall-setting-bot_level]")).to_have_text(
+            "Nivel de la computadora")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= viewport["width"], wide
+        room.screens.shot(page, f"hall-form-levels-{name}")
+        assert axe(page) == []
+
+        page.goto(server.url + "/console/new/hive?lang=es")
+        chosen = page.get_by_test_id("new-hive-level")
+        expect(chosen).to_have_value("club")
+        expect(chosen.locator("option[value=strongest]")).to_have_text(
+            "La más fuerte: lo mejor que puede en un segundo")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        room.screens.shot(page, f"hive-form-levels-{name}")
+        assert axe(page) == []
+    page.get_by_test_id("new-hive-white").fill("Sofía")
+    page.get_by_test_id("new-hive-bot").select_option("2")
+    page.get_by_test_id("new-hive-level").select_option("strong")
+    page.get_by_test_id("new-hive-create").click()
+    page.wait_for_url(re.compile(r"/console/\d+$"))
+    game_id = int(page.url.rsplit("/", 1)[1])
+    record = page.request.get(f"{server.url}/console/{game_id}/record.json").json()
+    assert record["settings"]["bot_level"] == "strong"

@@ -151,7 +151,7 @@ def test_a_phone_reconnects_mid_game_and_the_teacher_ends_it_by_forfeit(server):
 
 
 def test_a_phone_plays_white_against_the_computer(server):
-    http, game_id, codes, watch = create_hive(server, {"bot": 2, "bot_depth": 2})
+    http, game_id, codes, watch = create_hive(server, {"bot": 2, "bot_level": "club"})
     phone = device(server, codes[1])
     white = screen(server, phone)
     projector = Client(server, {"role": "projector", "watch": watch}).connect()
@@ -189,11 +189,11 @@ def test_the_strongest_computer_player_holds_up_no_other_rooms_timer(server):
     time, and each of the computer's moves comes within its level's thinking time."""
     import threading
 
-    from facilitator.games.hive.bot import LEVEL_SECONDS
+    from facilitator.games.hive.bot import LEVELS
     from table import Table
     table = Table(server, {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)],
                            "round_modes": [["simple"]], "deliberation_seconds": 5})
-    http, game_id, codes, watch = create_hive(server, {"bot": 2, "bot_depth": 6})
+    http, game_id, codes, watch = create_hive(server, {"bot": 2, "bot_level": "strongest"})
     white = screen(server, device(server, codes[1]))
     stop, thinking = threading.Event(), []
 
@@ -222,7 +222,7 @@ def test_the_strongest_computer_player_holds_up_no_other_rooms_timer(server):
         stop.set()
         player.join(40)
         assert thinking, "the computer never answered"
-        assert max(thinking) < LEVEL_SECONDS[6] + 2, thinking
+        assert max(thinking) < LEVELS["strongest"].seconds + 2, thinking
     finally:
         stop.set()
         white.close()

@@ -17,7 +17,9 @@ True
 """
 from __future__ import annotations
 
+import random
 import time
+from dataclasses import dataclass
 
 from .board import BLACK_WINS, DRAW, PASS, WHITE_WINS, Board
 from .hexes import RING_STEPS, coords
@@ -27,10 +29,32 @@ from .pieces import KIND, PER_COLOUR, QUEEN
 #: The depth ``best_move`` searches when given neither a depth nor a time.
 DEFAULT_DEPTH = 2
 MIN_DEPTH, MAX_DEPTH = 1, 6
-#: The computer player's thinking time by strength (its level: the deepest it looks):
-#: a stronger level looks further ahead, but never thinks longer than this, so a game
-#: against it never waits long and never holds the server.
-LEVEL_SECONDS = {1: 0.5, 2: 1.0, 3: 1.5, 4: 2.0, 5: 2.5, 6: 3.0}
+
+
+@dataclass(frozen=True)
+class Level:
+    """A strength of the computer player (H-G7), as the teacher chooses it in words.
+
+    ``depth``: the deepest it looks (plies); ``seconds``: the longest it thinks, so that a
+    game against it never waits long and never holds the server; ``slips``: how far from
+    its best move a beginner may stray, in evaluation points (0: it always plays its
+    best). A slip is a human mistake, not a random move: a move is picked with a weight
+    that falls the further its value is from the best's, so a slightly worse move is
+    often played and a blunder seldom, and a win in one is never missed.
+    """
+
+    depth: int
+    seconds: float
+    slips: int = 0
+
+
+#: The levels, weakest first: their names are what the settings and the screens say.
+LEVELS = {"beginner": Level(1, 0.5, 60), "casual": Level(1, 0.5, 15),
+          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(MAX_DEPTH, 1.0)}
+DEFAULT_LEVEL = "club"
+#: A record written when the strength was a depth (``bot_depth``) reads as this level.
+LEVEL_OF_DEPTH = {1: "casual", 2: "club", 3: "strong", 4: "strongest", 5: "strongest",
+                  6: "strongest"}
 WIN = 1_000_000
 # Occupied cells around a queen -> pressure on it; steeper near six.
 RING_PRESSURE = (0, 10, 25, 45, 75, 130, 0)
@@ -221,15 +245,41 @@ def search(board: Board, depth: int | None = None,
 
 def best_move(board_or_match, depth: int | None = None, time_limit: float | None = None) -> str:
     """The bot's move, canonically spelled, for a Board or a hive Match (its setting
-    ``bot_depth`` is the default depth of a match)."""
+    ``bot_level`` gives a match's default depth)."""
     if isinstance(board_or_match, Board):
         board = board_or_match
     else:
         board = board_or_match.board
         if depth is None and time_limit is None:
-            depth = board_or_match.settings.get("bot_depth")
+            depth = LEVELS[board_or_match.settings.get("bot_level") or DEFAULT_LEVEL].depth
     move, _value, _depth = search(board, depth, time_limit)
     return canonical(board, move)
+
+
+def level_move(board: Board, level: Level, rng: random.Random):
+    """The move the computer plays at ``level`` (a Board's move, not spelled): its best
+    within the level's depth and time, or, for a level that slips, a move picked by how
+    close its value is to the best's (a win in one is always taken)."""
+    if not level.slips:
+        return search(board, level.depth, level.seconds)[0]
+    if board.over:
+        raise ValueError("The game is over.")
+    work = board.copy()
+    moves = work.valid_moves()
+    if len(moves) == 1:
+        return moves[0]
+    valued = []
+    for move in moves:
+        work.push(move)
+        value = -evaluate(work)
+        work.pop()
+        if value >= WIN - 100:
+            return move
+        valued.append((value, move))
+    best = max(value for value, _move in valued)
+    # Weights fall by half for every ``slips`` points below the best (kept in range).
+    weights = [0.5 ** min(60.0, (best - value) / level.slips) for value, _move in valued]
+    return rng.choices([move for _value, move in valued], weights)[0]
 
 
 def against_random(games: int = 100, depth: int = 1, seed: int = 0,

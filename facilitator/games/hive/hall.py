@@ -4,7 +4,7 @@ Hive, its rules H-T1 to H-T7 in docs/hive.md ("The class tournament").
 The hall's ``plan`` (JSON data only this module reads)::
 
     {"players": [name, ...], "system": "round_robin" | "swiss", "odd": "bye" | "bot",
-     "rounds_total": k, "seed": s, "game": {"turn_limit", "bot_depth"},
+     "rounds_total": k, "seed": s, "game": {"turn_limit", "bot_level"},
      "rounds": [[board, ...], ...]}
 
 each board ``{"white": player | None, "black": player | None}`` (None: the bot's side)
@@ -32,6 +32,7 @@ Points are whole or halves (``1.5``): the screens write them the page's language
 from __future__ import annotations
 
 from ..protocol import GM, HallDefaults, Refusal, Role
+from .bot import DEFAULT_LEVEL, LEVELS
 from .tournament import NoPairing, round_robin_schedule, swiss_round
 
 #: The bot's name in a game's players (data, as a student's name is; H-G7).
@@ -51,8 +52,8 @@ BOUNDS = {
                      "meaning": "the Swiss rounds, at most half the players (H-T1)"},
     "odd": {"default": "bye", "options": ["bye", "bot"],
             "meaning": "an odd count: a bye (a win's points) or a game against the bot (H-T3)"},
-    "bot_depth": {"default": 2, "min": 1, "max": 6,
-                  "meaning": "how far the bot looks ahead (H-G7)"},
+    "bot_level": {"default": DEFAULT_LEVEL, "options": list(LEVELS),
+                  "meaning": "the computer player's strength, weakest first (H-G7)"},
     "turn_limit": {"default": 0, "min": 0, "max": 500,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
 }
@@ -134,7 +135,7 @@ class HiveHall(HallDefaults):
             total = min(chosen["swiss_rounds"], max(1, (count - 1) // 2))
         plan = {"players": list(players), "system": system, "odd": chosen["odd"],
                 "rounds_total": total, "seed": seed,
-                "game": {"turn_limit": chosen["turn_limit"], "bot_depth": chosen["bot_depth"]},
+                "game": {"turn_limit": chosen["turn_limit"], "bot_level": chosen["bot_level"]},
                 "rounds": []}
         return self._paired(plan, {})
 

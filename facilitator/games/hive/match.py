@@ -27,6 +27,7 @@ facilitator.games.protocol.Refusal: H-G1: It's not that player's turn.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -34,7 +35,7 @@ from ...resources import data_path
 from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, Legal,
                         Refusal, Role)
 from .board import PASS, Board, NotEnabled
-from .bot import DEFAULT_DEPTH, LEVEL_SECONDS, MAX_DEPTH, MIN_DEPTH, best_move
+from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
 from .pieces import COLOUR, KINDS, NAMES, PER_COLOUR, enabled, parse_game_type
@@ -52,9 +53,10 @@ TOO_LONG = f"a GameString is a text of at most {MAX_GAME_STRING} characters"
 SETTINGS_BOUNDS = {
     "turn_limit": {"default": 0, "min": 0, "max": MAX_TURN_LIMIT,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
-    "bot_depth": {"default": 2, "min": 1, "max": 6,
-                  "meaning": "the computer player's strength: how many plies it looks "
-                             "ahead, within its level's thinking time (H-G7)"},
+    "bot_level": {"default": DEFAULT_LEVEL, "values": list(LEVELS),
+                  "meaning": "the computer player's strength, weakest first (H-G7): a "
+                             "beginner's slips to the strongest the laptop allows within "
+                             "a second a move"},
     "bot": {"default": 0, "min": 0, "max": 2,
             "meaning": "the seat the computer plays (H-G7): 1 White, 2 Black; 0 = none"},
     "game_type": {"default": "Base", "values": ["Base"],
@@ -69,11 +71,11 @@ def parse_settings(data: Any) -> dict:
         data = {}
     if not isinstance(data, dict):
         raise Refusal("format", "the settings are not an object")
-    unknown = set(data) - set(SETTINGS_BOUNDS)
+    unknown = set(data) - set(SETTINGS_BOUNDS) - {"bot_depth"}
     if unknown:
         raise Refusal("format", f"unknown settings: {', '.join(sorted(unknown))}")
-    out = {}
-    for key in ("turn_limit", "bot_depth", "bot"):
+    out = {"bot_level": _bot_level(data)}
+    for key in ("turn_limit", "bot"):
         bounds = SETTINGS_BOUNDS[key]
         value = data.get(key, bounds["default"])
         if value is None and key == "turn_limit":
@@ -91,6 +93,19 @@ def parse_settings(data: Any) -> dict:
         raise Refusal("H-S1.4", "That piece is not enabled in this game.")
     out["game_type"] = game_type
     return out
+
+
+def _bot_level(data: dict) -> str:
+    """The computer's level: ``bot_level`` by name, or a record's older ``bot_depth``."""
+    if "bot_depth" in data and "bot_level" not in data:
+        depth = data["bot_depth"]
+        if isinstance(depth, bool) or depth not in LEVEL_OF_DEPTH:
+            raise Refusal("format", "bot_depth must be a whole number from 1 to 6")
+        return LEVEL_OF_DEPTH[depth]
+    level = data.get("bot_level", DEFAULT_LEVEL)
+    if level not in LEVELS:
+        raise Refusal("format", f"bot_level is one of {', '.join(LEVELS)}")
+    return level
 
 
 def _players(data: Any) -> dict:
@@ -228,11 +243,14 @@ class HiveMatch:
 
     def due(self, now: float) -> dict | None:
         """The computer's move at its level (H-G7: as deep as its level, within the level's
-        thinking time) when it is its turn, else None."""
+        thinking time; a beginner's slips drawn from the game's seed and the ply, so the
+        same position at the same moment gets the same move) when it is its turn, else
+        None."""
         if not self._bot_to_move():
             return None
-        level = max(MIN_DEPTH, min(int(self.settings.get("bot_depth") or DEFAULT_DEPTH), MAX_DEPTH))
-        move = best_move(self, depth=level, time_limit=LEVEL_SECONDS[level])
+        rng = random.Random(f"{self.seed}:{self.seq}")
+        move = canonical(self.board, level_move(self.board, LEVELS[self.settings["bot_level"]],
+                                                rng))
         return {"do": "pass"} if move == "pass" else {"do": "move", "move": move}
 
     # ---- acting -----------------------------------------------------------------------

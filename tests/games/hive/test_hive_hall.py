@@ -43,14 +43,15 @@ def test_a_small_class_plays_a_round_robin_a_large_one_swiss():        # H-T1
     with pytest.raises(Refusal) as refused:
         HALL.plan(["Ana"], {}, seed=1)
     assert refused.value.rule == "H-T1"
-    for wrong in ({"odd": "coin"}, {"swiss_rounds": 0}, {"colour": 1}, {"bot_depth": True}):
+    for wrong in ({"odd": "coin"}, {"swiss_rounds": 0}, {"colour": 1}, {"bot_level": True},
+                  {"bot_depth": 2}):
         with pytest.raises(Refusal) as refused:
             HALL.plan(NAMES, wrong, seed=1)
         assert refused.value.rule == "format"
 
 
 def test_seven_with_the_bot_every_game_set_for_the_store():            # H-T3, H-G7
-    plan = HALL.plan(NAMES, {"odd": "bot", "bot_depth": 1}, seed=4)
+    plan = HALL.plan(NAMES, {"odd": "bot", "bot_level": "casual"}, seed=4)
     assert plan["system"] == "swiss"
     games = HALL.round_games(plan)
     assert [g["key"] for g in games] == ["1.1", "1.2", "1.3", "1.4"]
@@ -63,7 +64,7 @@ def test_seven_with_the_bot_every_game_set_for_the_store():            # H-T3, H
     assert BOT_NAME in bot["name"]
     json.dumps(plan)
     for game, match in games_of(plan):
-        assert match.settings["bot_depth"] == 1 and match.bot == (game["settings"]["bot"] or None)
+        assert match.settings["bot_level"] == "casual" and match.bot == (game["settings"]["bot"] or None)
         assert sorted(match.players.values()) == sorted(game["content"]["players"].values())
 
 
@@ -116,7 +117,7 @@ def test_a_bye_scores_a_win_and_standings_break_ties():                # H-T3, H
 
 def test_buchholz_orders_players_level_on_points():                   # H-T5
     plan = {"players": list("ABCD"), "system": "swiss", "odd": "bye", "rounds_total": 2,
-            "seed": 0, "game": {"turn_limit": 0, "bot_depth": 1},
+            "seed": 0, "game": {"turn_limit": 0, "bot_level": "casual"},
             "rounds": [[{"white": 0, "black": 1}, {"white": 2, "black": 3}],
                        [{"white": 3, "black": 0}, {"white": 1, "black": 2}]]}
     results = {"1.1": "white", "1.2": "white", "2.1": "white", "2.2": "white"}

@@ -60,11 +60,13 @@ def test_hive_is_registered_and_speaks_the_protocol():
     assert kind_of_record(match.record()) is KIND
     assert match.deadline() is None and match.due(1e9) is None
     bounds = KIND.settings_bounds()
-    assert bounds["turn_limit"]["default"] == 0 and bounds["bot_depth"]["default"] >= 1
+    assert bounds["turn_limit"]["default"] == 0
+    assert bounds["bot_level"]["default"] in bounds["bot_level"]["values"]
 
 
 def test_settings_are_checked():
-    for bad in ({"turn_limit": -1}, {"turn_limit": "5"}, {"bot_depth": 0}, {"colour": "w"}):
+    for bad in ({"turn_limit": -1}, {"turn_limit": "5"}, {"bot_depth": 0}, {"colour": "w"},
+                {"bot_level": "grandmaster"}, {"bot_level": 3}):
         with pytest.raises(Refusal) as caught:
             KIND.new(bad)
         assert caught.value.rule == "format"
@@ -450,3 +452,62 @@ def test_summary_is_what_replay_prints():
     summary = match.summary()
     assert summary["game"] == match.record()["game"] and summary["turn"] == "White[3]"
     assert summary["moves"] == OPENING and summary["result"] is None and summary["state"] == "InProgress"
+
+
+def test_the_teacher_chooses_the_computers_strength_in_words():           # H-G7
+    """The levels, weakest first, by name; an older record's depth reads as a level."""
+    bounds = KIND.settings_bounds()["bot_level"]
+    assert bounds["values"] == ["beginner", "casual", "club", "strong", "strongest"]
+    assert KIND.new({"bot": 2, "bot_level": "strong"}).settings["bot_level"] == "strong"
+    for depth, level in ((1, "casual"), (2, "club"), (3, "strong"), (6, "strongest")):
+        assert KIND.new({"bot_depth": depth}).settings["bot_level"] == level
+    assert "bot_depth" not in KIND.new({"bot_depth": 2}).record()["settings"]
+
+
+def test_a_beginner_slips_but_never_misses_a_win_in_one():               # H-G7
+    """A beginner's moves vary from game to game where moves are close; with the
+    opponent's queen one piece from surrounded and that piece free, it takes the win."""
+    import random
+    from facilitator.games.hive.bot import LEVELS, level_move
+    from facilitator.games.hive.rules import load
+    board = load("Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    picks = {level_move(board, LEVELS["beginner"], random.Random(n)) for n in range(30)}
+    assert len(picks) > 1                         # not always the same move: it slips
+    best = {level_move(board, LEVELS["club"], random.Random(n)) for n in range(3)}
+    assert len(best) == 1                         # a club player always plays its best
+    won = _a_position_with_a_win_in_one()
+    for n in range(20):
+        mover = won.colour
+        won.push(level_move(won, LEVELS["beginner"], random.Random(n)))
+        assert _won_by(won, mover)
+        won.pop()
+
+
+def _won_by(board, colour: int) -> bool:
+    from facilitator.games.hive.board import BLACK_WINS, WHITE_WINS
+    return board.state == (WHITE_WINS, BLACK_WINS)[colour]
+
+
+def _a_position_with_a_win_in_one():
+    """A position (from seeded random play, bounded) where the side to move can surround
+    the opponent's queen at once."""
+    import random
+    from facilitator.games.hive.board import Board
+    rng = random.Random(7)
+    for _game in range(400):
+        board = Board()
+        for _ply in range(200):
+            if board.over:
+                break
+            moves = board.valid_moves()
+            wins = []
+            mover = board.colour
+            for move in moves:
+                board.push(move)
+                if _won_by(board, mover):
+                    wins.append(move)
+                board.pop()
+            if wins:
+                return board
+            board.push(rng.choice(moves))
+    raise AssertionError("no position with a win in one in 400 random games")

@@ -169,7 +169,7 @@ def test_facilitator_replay_prints_a_hive_summary(tmp_path):
               "game": "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-",
               "players": {"white": "Ana", "black": "Ben"},
               "result": {"result": "draw", "reason": "agreement", "rule": "H-G3"},
-              "settings": {"turn_limit": 0, "bot_depth": 2, "game_type": "Base"}}
+              "settings": {"turn_limit": 0, "bot_level": "club", "game_type": "Base"}}
     path = tmp_path / "hive.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     done = run_replay(path)
