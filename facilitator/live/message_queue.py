@@ -40,13 +40,13 @@ class WaitingRedisManager(RedisManager):
     """python-socketio's ``RedisManager`` on a ``blocking_redis`` client (made for
     redis:// and rediss:// URLs only: ``client_manager``).
 
-    It notes the highest ``seq`` of each game's ``state`` messages it has seen go out,
-    from any process (``seen_seq``): a process that died between its commit and its
-    broadcast leaves a game behind that note, and the live layer's catch-up sends it."""
+    It notes the highest ``version`` of each game's ``state`` messages it has seen go
+    out, from any process (``seen_version``): a process that died between its commit and
+    its broadcast leaves a game behind that note, and the live layer's catch-up sends it."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.seen_seq: dict[int, int] = {}
+        self.seen_version: dict[int, int] = {}
 
     def _handle_emit(self, message):
         super()._handle_emit(message)
@@ -54,10 +54,10 @@ class WaitingRedisManager(RedisManager):
         state = data[0] if message.get("event") == "state" and isinstance(data, list) \
             and data else None
         if isinstance(state, dict) and isinstance(state.get("game"), int) \
-                and isinstance(state.get("seq"), int):
+                and isinstance(state.get("version"), int):
             game = state["game"]
-            if state["seq"] > self.seen_seq.get(game, -1):
-                self.seen_seq[game] = state["seq"]
+            if state["version"] > self.seen_version.get(game, -1):
+                self.seen_version[game] = state["version"]
 
     def _redis_connect(self):
         self.redis = blocking_redis(self.redis_url, **self.redis_options)

@@ -162,17 +162,17 @@ class LiveGames:
         return bool(result.played)
 
     def catch_up(self) -> list[int]:
-        """Broadcast the games this process has screens of whose committed ``seq`` no
+        """Broadcast the games this process has screens of whose stored ``version`` no
         ``state`` message has carried for two calls running (the process that committed
-        died before its broadcast; every process with a message queue calls this every
-        few seconds). The games sent; none without a message queue (one process: its
-        screens reconnect to it and get the state then)."""
+        a change, an action or a timer's, died before its broadcast; every process with a
+        message queue calls this every few seconds). The games sent; none without a
+        message queue (one process: its screens reconnect to it and get the state then)."""
         seen = getattr(getattr(self.socketio, "server", None), "manager", None)
-        seen = getattr(seen, "seen_seq", None)
+        seen = getattr(seen, "seen_version", None)
         if seen is None:
             return []
-        behind = {game for game, seq in self.store.seqs(self.presence.games()).items()
-                  if seq > seen.get(game, -1)}
+        behind = {game for game, version in self.store.versions(self.presence.games()).items()
+                  if version > seen.get(game, -1)}
         due, self._behind = behind & self._behind, behind - self._behind
         for game_id in sorted(due):
             self.broadcast(game_id)
@@ -353,7 +353,8 @@ class LiveGames:
         live game adds (the game's name, the time, connected devices, a class's league)."""
         names = overlay is None or overlay["names"]
         counts, ids = devices
-        envelope = {"game": row.id, "name": row.name, "now": int(now * 1000)}
+        envelope = {"game": row.id, "name": row.name, "now": int(now * 1000),
+                    "version": row.version}
         out = []
         for role, body in match.screens(now, names):
             audience = audience_of(role, row.id)

@@ -584,14 +584,15 @@ class GameStore:
                 raise
             return Change(match=None, row=None, sent_by=sent_by, duplicate_of=seq)
 
-    def seqs(self, game_ids) -> dict[int, int]:
-        """The committed seq of each of ``game_ids`` (one query; a game gone is left out)."""
+    def versions(self, game_ids) -> dict[int, int]:
+        """The stored version of each of ``game_ids`` (one query; a game gone is left out):
+        bumped by every change, an action's or a timer's."""
         ids = sorted(set(game_ids))
         if not ids:
             return {}
         with self.database.read() as connection:
-            return {game_id: seq for game_id, seq in connection.execute(
-                select(GameRow.id, GameRow.seq).where(GameRow.id.in_(ids)))}
+            return {game_id: version for game_id, version in connection.execute(
+                select(GameRow.id, GameRow.version).where(GameRow.id.in_(ids)))}
 
     def seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
         """The seq of game ``game_id``'s action sent with id ``client_id``, or None."""

@@ -338,7 +338,8 @@ def test_a_change_committed_by_a_process_that_died_before_broadcasting_reaches_e
     """Issue 46, item 4: a process that commits an action and dies before its broadcast
     (here: a third process of the deployment, with no message queue, whose broadcast
     reaches nobody) leaves no screen behind: the screens on both processes get the
-    committed state within 10 s with nothing resent, and within 2 s of a resend."""
+    committed state within 10 s with nothing resent, and within 2 s of a resend; a change
+    of the screens' state alone (a clock started) within 10 s too."""
     from facilitator import create_app
     from facilitator.extensions import database, store
     from facilitator.live.audience import Audience
@@ -370,6 +371,22 @@ def test_a_change_committed_by_a_process_that_died_before_broadcasting_reaches_e
         for client in (gm_a, gm_b, projector):
             client.wait_seq(seq, timeout=2)
         assert time.monotonic() - resent < 2
+        # A change that is no action (the deliberation's clock started) and whose broadcast
+        # is lost: the screens see the clock run within 10 s all the same.
+        assert gm_a.act(act("declare", mode="normal"))["ok"]
+        pair = gm_a.wait_for(lambda s: any(d["do"] == "choose" for d in s["legal"]))
+        pair = next(d for d in pair["legal"] if d["do"] == "choose")["options"]["choices"][0]
+        assert gm_a.act(act("choose", author=pair["author"], type=pair["type"]))["ok"]
+        qid = gm_a.wait_for(lambda s: s["candidates"])["candidates"][0]["id"]
+        seq = gm_a.act(act("question", id=qid))["seq"]
+        for client in (gm_a, gm_b, projector):
+            client.wait_seq(seq, timeout=5)
+        with lost.app_context():
+            assert live.act(Audience("gm", game_id), {"do": "timer", "op": "start"})["ok"]
+        started = time.monotonic()
+        for client in (gm_a, gm_b, projector):
+            client.wait_for(lambda s: s["timer"]["state"] == "running", timeout=10)
+        assert time.monotonic() - started < 10
     finally:
         for client in (gm_a, gm_b, projector):
             client.close()
