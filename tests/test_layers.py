@@ -237,3 +237,14 @@ def _new_settings(name: str) -> dict:
     if name == "colmena":
         return {"players": ["Ana", "Bea"]}
     return {}
+
+
+def test_no_query_outside_the_store():
+    """Issue 46, item 5: the store is the one way into the database: no module outside
+    store/ imports SQLAlchemy or the store's tables to query them itself."""
+    offenders = [f"{path.relative_to(ROOT)}:{line} imports {name}"
+                 for path in files(PACKAGE, (".py",))
+                 if not str(path.relative_to(PACKAGE)).startswith("store/")
+                 for line, name in imported(path)
+                 if name.split(".")[0] == "sqlalchemy" or name == "facilitator.store.models"]
+    assert offenders == [], offenders

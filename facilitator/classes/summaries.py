@@ -64,12 +64,8 @@ def hall_summaries(store, class_id: int) -> list[GameSummary]:
     standings (la colmena's players share their table's rank, a tournament's players
     are ranked one by one)."""
     from ..store.halls import Halls
-    from ..store.models import HallRow
-    from sqlalchemy import select
     halls = Halls(store)
-    with store.database.read() as connection:
-        ids = list(connection.scalars(select(HallRow.id).where(HallRow.class_id == class_id)
-                                      .order_by(HallRow.id)))
+    ids = sorted(halls.of_class(class_id))
     out = []
     for hall_id in ids:
         hall = halls.hall(hall_id)

@@ -9,13 +9,9 @@ import functools
 import html as html_module
 import re
 
-from sqlalchemy import select
-
 from ..extensions import database, store
-from ..games import Refusal, kind, names
-from ..store.banks import bank_questions, list_banks
-from ..store.models import BankImage, BankRow
-from ..games import is_unicode
+from ..games import Refusal, is_unicode, kind, names
+from ..store.banks import bank_questions, image_ids, list_banks
 
 @functools.cache
 def setup_kind() -> str:
@@ -82,9 +78,15 @@ def create_from_setup(data: object, leave_out: set[str] | None = None) -> int:
     if leave_out:
         questions = [q for q in questions if q.id not in leave_out]
 
-    def images(session, row) -> None:
-        if any("image:" in q.text_html + q.answer_html for q in questions):
-            row.content = _game_images(session, row.content, bank_name, row.public_id)
+    # The bank's images the questions show, read before the game's transaction (on
+    # SQLite a read inside it would wait for it): their ids make this game's addresses.
+    shown = {html_module.unescape(name) for q in questions
+             for name in _BANK_IMAGE.findall(q.text_html + q.answer_html)}
+    ids = image_ids(database, bank_name, shown) if shown else {}
+
+    def images(_session, row) -> None:
+        if shown:
+            row.content = _game_images(row.content, ids, row.public_id)
     return store.create_game(setup_kind(), name or "", settings, questions,
                              bank_name=bank_name, link=images)
 
@@ -188,15 +190,10 @@ def _sanitised(question: dict) -> dict:
                            if (value := question.get(key))}}
 
 
-def _game_images(session, questions: list[dict], bank_name: str, public_id: str) -> list[dict]:
+def _game_images(questions: list[dict], ids: dict[str, int], public_id: str) -> list[dict]:
     """The game's questions with their bank images (``src="image:NAME"``) as addresses of
     this game (``/g/<public_id>/img/<image id>``, served without login to its teams and
-    projector); an image the bank no longer has is dropped (its alt text stays)."""
-    names = {name for q in questions for key in ("text_html", "answer_html")
-             for name in _BANK_IMAGE.findall(q.get(key, ""))}
-    ids = dict(session.execute(select(BankImage.name, BankImage.id).join(
-        BankRow, BankRow.id == BankImage.bank_id).where(
-        BankRow.name == bank_name, BankImage.name.in_(names))).all())
+    projector); an image the bank no longer has (no id) is dropped (its alt text stays)."""
 
     def url(match: re.Match) -> str:
         found = ids.get(html_module.unescape(match.group(1)))

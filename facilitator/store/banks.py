@@ -354,6 +354,20 @@ def bank_image(database: Database, image_id: int) -> BankImage | None:
         return image
 
 
+def game_image(database: Database, public_id: str, image_id: int) -> BankImage | None:
+    """Image ``image_id`` of a bank when a question of the game ``public_id`` shows it
+    (its address ``/g/<public_id>/img/<id>`` is in the game's questions), else None."""
+    with database.session() as session:
+        questions = session.scalar(select(GameRow.content).where(
+            GameRow.public_id == public_id))
+    marker = f'/g/{public_id}/img/{image_id}"'
+    if not isinstance(questions, list) or not any(
+            marker in (q.get("text_html", "") + q.get("answer_html", ""))
+            for q in questions if isinstance(q, dict)):
+        return None
+    return bank_image(database, image_id)
+
+
 def image_ids(database: Database, bank_name: str | None, names) -> dict[str, int]:
     """``{name: id}`` of the images ``names`` of the bank named ``bank_name``."""
     names = set(names)

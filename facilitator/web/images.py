@@ -21,11 +21,9 @@ The GM (logged in) gets any, with the formatted expected answer too.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify
-from sqlalchemy import select
 
 from ..extensions import database, store
-from ..store.banks import bank_image
-from ..store.models import GameRow
+from ..store.banks import game_image as shown_image
 from .auth import gm_logged_in
 
 bp = Blueprint("images", __name__)
@@ -39,14 +37,7 @@ def game_image(public_id: str, image_id: int):
     """An image a question of the game shows; 404 for any other."""
     if len(public_id) > 64:
         abort(404)
-    with database.session() as session:
-        questions = session.scalar(select(GameRow.content).where(
-            GameRow.public_id == public_id))
-    marker = f'/g/{public_id}/img/{image_id}"'
-    if not questions or not any(marker in (q.get("text_html", "") + q.get("answer_html", ""))
-                                for q in questions if isinstance(q, dict)):
-        abort(404)
-    image = bank_image(database, image_id)
+    image = shown_image(database, public_id, image_id)
     if image is None:
         abort(404)
     response = Response(image.data, mimetype=image.mime)
