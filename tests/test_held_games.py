@@ -1,5 +1,5 @@
 """One process, no message queue: a screen of a game the process holds is answered
-without asking the database (facilitator/live/service.py, ``LiveGames._loaded``).
+without asking the database (facilitator/live/screens.py, ``LiveGames._loaded``).
 
 Every change of such a game goes through the process, so what it holds is what is
 committed; what must hold is that no screen is ever sent a state older than the
@@ -109,7 +109,7 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
         app, monkeypatch):
     # Several processes: another one may have changed the game meanwhile. It says so by
     # broadcasting to the game's rooms, which this process hears (``hear_changes``).
-    from facilitator.live import service
+    from facilitator.live import screens as service
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     live.snapshot_for(Audience(GM, game_id))

@@ -9,6 +9,8 @@ from datetime import datetime, timedelta, timezone
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from ..games.protocol import SEAT, TABLE as TABLE_ROLE, WATCHER, Role
+
 GM, TEAM, TABLE, PROJECTOR = "gm", "team", "table", "projector"
 
 
@@ -151,3 +153,26 @@ def decode_hall_token(secret_key: str, token: object) -> HallToken | None:
     """What a hall token says, or None if it is forged or malformed."""
     found = _signed_fields(_hall_serializer(secret_key), token, "hpdi")
     return HallToken(*found) if found is not None and -1 <= found[1] < 10_000 else None
+
+
+def role_of(audience: Audience) -> Role:
+    """The game's role of a connection: the GM, a seat's device, a table's shared
+    screen, or a watcher (a projector)."""
+    if audience.role == GM:
+        return Role.gm()
+    if audience.role == TEAM:
+        return Role.of_seat(audience.team)
+    if audience.role == TABLE:
+        return Role.table()
+    return Role.watcher()
+
+
+def audience_of(role: Role, game_id: int) -> Audience:
+    """The connections of ``game_id`` that a role's view goes to."""
+    if role.kind == SEAT:
+        return Audience(TEAM, game_id, role.seat)
+    if role.kind == TABLE_ROLE:
+        return Audience(TABLE, game_id)
+    if role.kind == WATCHER:
+        return Audience(PROJECTOR, game_id)
+    return Audience(GM, game_id)

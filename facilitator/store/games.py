@@ -23,27 +23,25 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Callable
 
-import json
-
-from sqlalchemy import Text, cast, delete, func, select
+from sqlalchemy import select
 
 from ..games import Refusal, Role, kind
 from ..games.protocol import CLOCK, GM, Played
-from .budget import RecordBudget, check_record_length
-from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
+from .budget import RecordBudget
 from .database import INTEGRITY_ERRORS, Database
 from .deadlines import Deadlines
-from .models import (LIVE_COLUMNS, ActionRow, ClassGameRow, GameRow, JoinCodeRow, LiveRow,
-                     utcnow)
+from .game_making import GameMaking, _refuse_control_characters
+from .game_rows import GameRows
+from .models import ActionRow, GameRow, LiveRow, utcnow
 from .names import GameNames
-from ..safe_text import UnsafeText, check_all, check_text
 
-#: What a device token's check needs of a game (``GameStore.find_public_id``).
-GameRef = namedtuple("GameRef", "id ended_at removed_devices claims screens asks")
+# What other modules import from here, where it has always been.
+from .codes import normalise_code  # noqa: E402,F401
+from .game_making import SCREEN_CODE, kind_of  # noqa: E402,F401
+from .game_rows import BROKEN_ERRORS, GameRef  # noqa: E402,F401
 
 #: How many of a game's latest actions this process keeps the screens' state of: an
 #: undo puts back what the screens showed before the action it takes back, mostly a
@@ -53,10 +51,6 @@ KEPT_BEFORES = 64
 #: Seconds a game whose row another writer changed takes the locked path only: its
 #: match, played on in vain, is loaded again, which the locked path need not do.
 CONTENDED_SECONDS = 30.0
-
-#: The join code's seat number of a table's screen code (shown only on the teacher's
-#: console): a device joining with it becomes one of the table's screens.
-SCREEN_CODE = -1
 
 #: Columns of the game row a change may set besides what its actions decide.
 ROW_EXTRAS = frozenset({"name", "removed_devices", "claims", "screens", "asks"})
@@ -156,8 +150,13 @@ class _Held:
     budget: RecordBudget | None = None
 
 
-class GameStore:
-    """Games in the database, with their matches held per process (see the module)."""
+class GameStore(GameRows, GameMaking):
+    """Games in the database, with their matches held per process (see the module).
+
+    Its jobs, one module each: finding and reading game rows (``GameRows``,
+    ``store/game_rows.py``), making, renaming and deleting games and their codes
+    (``GameMaking``, ``store/game_making.py``), and here what this process holds of a
+    game and the one path every change takes (``transact``)."""
 
     def __init__(self, database: Database, clock=time.time):
         self.database = database
@@ -195,294 +194,10 @@ class GameStore:
         """Drop the deadlines already past (the watcher has just dealt with them)."""
         self.deadlines.forget_until(now)
 
-    def due_games(self, now: float) -> list[int]:
-        """Games whose clock's deadline has passed (one plain query)."""
-        with self.database.read() as connection:
-            return list(connection.scalars(select(GameRow.id).where(
-                GameRow.deadline.is_not(None), GameRow.deadline <= now)))
-
-    # -- creating and finding games ------------------------------------------------
-
-    def create_game(self, game_kind: str, name: str, settings: dict, content: object = None,
-                    bank_name: str | None = None, link=None) -> int:
-        """Create a game of ``game_kind`` (its settings checked by the game: a Refusal
-        names the rule). ``link(session, row)``: what to store with it in the same
-        transaction (its content's images, a class's lineup)."""
-        return self.create_games(game_kind, [{"name": name, "settings": settings,
-                                              "content": content, "bank_name": bank_name,
-                                              "link": link}])[0]
-
-    def create_games(self, game_kind: str, games: list[dict], before=None) -> list[int]:
-        """Create several games of ``game_kind`` in one transaction: all of them or none
-        (a hall's round). Each of ``games``: ``{"name", "settings", "content",
-        "bank_name", "link"}`` as ``create_game`` takes them; ``before(session)`` runs
-        first in the same transaction (the hall's own row: its plan, its new round). The
-        games' ids, in order."""
-        found = kind(game_kind)
-        prepared = [self._prepared(found, game) for game in games]
-        made = []
-        with self.database.session() as session:
-            if before is not None:
-                before(session)
-            for game, (match, stored_settings, stored_content) in zip(games, prepared):
-                made.append(self._insert(session, found, game, match, stored_settings,
-                                         stored_content))
-        ids = []
-        for game_id, public_id, watch_code, stored_settings, stored, live in made:
-            # A game made here is known here: its first screens ask nothing to find it,
-            # and its match is built from what was just stored, not read back and parsed
-            # again when the first screen connects.
-            self.names.learnt(game_id, public_id, watch_code)
-            self._held[game_id] = _Held(found.load(stored_settings, stored, [], live), None)
-            ids.append(game_id)
-        return ids
-
-    @staticmethod
-    def _prepared(found, game: dict) -> tuple:
-        """A new game's match and what is stored of it, checked before any write."""
-        name, settings, content = game.get("name") or "", game.get("settings"), game.get("content")
-        # A NUL byte or another control character: the database could not keep it, and
-        # no spreadsheet could show it.
-        _refuse_control_characters(name, "the game's name")
-        _refuse_control_characters(settings, "settings")
-        if isinstance(content, dict):             # a game's players, a deck and a seed
-            _refuse_control_characters(content, "the game's content")
-        elif content is not None:
-            _refuse_control_characters([q.to_dict() if hasattr(q, "to_dict") else q
-                                        for q in content], "questions")
-        match = found.new(settings, content) if content is not None else found.new(settings)
-        stored_settings, stored_content = found.stored(match)
-        return match, stored_settings, stored_content
-
-    @staticmethod
-    def _insert(session, found, game: dict, match, stored_settings, stored_content) -> tuple:
-        """Insert one game's row and its join codes in ``session``'s transaction."""
-        name = game.get("name") or ""
-        row = GameRow(kind=found.name, name=name.strip()[:200] or found.name.capitalize(),
-                      settings=stored_settings, content=stored_content, seq=0,
-                      watch_code=new_code(WATCH_CODE_LENGTH), live=match.live,
-                      deadline=match.deadline(), version=0, bank_name=game.get("bank_name"))
-        session.add(row)
-        session.flush()
-        if game.get("link") is not None:
-            game["link"](session, row)
-        used: set[str] = set()
-        # Every game has a code of its own (seat 0), the one the room opens: a device
-        # picks its name, its seat or its team there. A game with a table's shared
-        # screen also has a screen code (SCREEN_CODE) that only the teacher's console
-        # shows, which makes a device the table's screen.
-        for seat in range(SCREEN_CODE if _has_table(match) else 0, _seats(match) + 1):
-            code = fresh_code(lambda c: c in used or session.get(JoinCodeRow, c) is not None)
-            used.add(code)
-            session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
-        return row.id, row.public_id, row.watch_code, stored_settings, row.content, match.live
-
-    def import_record(self, record: dict, name: str, content=None) -> int:
-        """Store a replayable record as a game, every action included; ``content``: its
-        content as it is to be stored (sanitised), else the record's."""
-        check_record_length(record)
-        _refuse_control_characters(record.get("actions") if isinstance(record, dict) else None,
-                                   "actions")
-        found = kind_of(record)
-        match = found.replay(record)
-        settings, stored = found.stored(match)
-        game_id = self.create_game(found.name, name, settings,
-                                   content if content is not None else stored)
-        actions = record["actions"] if isinstance(record.get("actions"), list) \
-            else match.stored_actions()
-
-        def store_all(c: Change) -> None:
-            c.match.follow(actions)
-            for seq, action in enumerate(actions, start=1):
-                c.appended.append({"game_id": game_id, "seq": seq, "action": action,
-                                   "client_id": None, "sent_by": "record",
-                                   "created_at": utcnow(), "live_before": None})
-            c.played.extend(range(1, len(actions) + 1))
-        try:
-            self.transact(game_id, "record", store_all)
-        except BaseException:
-            # No empty game left behind: the record is stored whole or not at all.
-            self.delete_game(game_id)
-            raise
-        held = self._held.get(game_id)
-        if held is not None:
-            held.budget = None           # counted again, with the record's actions
-        return game_id
-
-    def list_games(self) -> list[GameRow]:
-        """Every game, newest first (its content not read)."""
-        with self.database.read() as connection:
-            found = connection.execute(select(*LIVE_COLUMNS).order_by(GameRow.id.desc()))
-            return [LiveRow(values) for values in found.mappings()]
-
-    # -- a game stored broken ------------------------------------------------------------
-
-    def listing(self) -> list[dict]:
-        """Every game, newest first, as the console lists them: ``{"id", "name",
-        "created_at", "over", "winner", "teams", "broken"}``. ``broken`` is None, or why
-        the row cannot be read (its settings... are not the JSON they should be): one
-        such row is listed as broken, and the others as always. The JSON columns are read
-        as text and parsed here, so a damaged one cannot stop the query."""
-        with self.database.read() as connection:
-            rows = connection.execute(_RAW_ROW.order_by(GameRow.id.desc())).mappings().all()
-        out = []
-        for raw in rows:
-            settings, broken = _raw_problem(raw)
-            teams = settings.get("teams") if isinstance(settings, dict) else None
-            out.append({"id": raw["id"], "name": raw["name"], "created_at": raw["created_at"],
-                        "over": bool(raw["over"]), "winner": raw["winner"],
-                        "teams": [t.get("name") for t in teams if isinstance(t, dict)]
-                        if isinstance(teams, list) else [],
-                        "broken": broken, "hall_id": raw["hall_id"]})
-        return out
-
-    def broken(self, game_id: int) -> str | None:
-        """Why game ``game_id`` as stored cannot be played or shown (a column or an action
-        that is not the JSON it should be, a record that does not replay), or None when it
-        can, or when there is no such game. Asks the game to load it (held afterwards)."""
-        with self.database.read() as connection:
-            raw = connection.execute(_RAW_ROW.where(GameRow.id == game_id)).mappings().first()
-        if raw is None:
-            return None
-        _settings, problem = _raw_problem(raw)
-        if problem is not None:
-            return problem
-        try:
-            self.current(game_id)
-            self.row(game_id)
-        except BROKEN_ERRORS as error:
-            self._forget_state(game_id)
-            return _described(error)
-        return None
-
-    def team_count(self, game_id: int) -> int:
-        """How many seats game ``game_id`` has, from its join codes (readable whatever
-        its settings hold)."""
-        with self.database.read() as connection:
-            return connection.scalar(select(func.count()).select_from(JoinCodeRow).where(
-                JoinCodeRow.game_id == game_id, JoinCodeRow.team > 0)) or 0
-
-    def row(self, game_id: int) -> GameRow | None:
-        """The game row (settings, content, codes loaded), or None."""
-        with self.database.session() as session:
-            row = session.get(GameRow, game_id)
-            if row is not None:
-                list(row.join_codes)
-            return row
-
-    def exists(self, game_id: int) -> bool:
-        """Whether game ``game_id`` exists (one light query)."""
-        with self.database.read() as connection:
-            return connection.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
-
-    def kind_of(self, game_id: int) -> str | None:
-        """Which game ``game_id`` is, or None."""
-        held = self._held.get(game_id)
-        if held is not None:
-            return held.match.kind
-        with self.database.read() as connection:
-            return connection.scalar(select(GameRow.kind).where(GameRow.id == game_id))
-
-    def find_join_code(self, code: str) -> JoinCodeRow | None:
-        """The seat a join code belongs to, or None."""
-        with self.database.session() as session:
-            return session.get(JoinCodeRow, normalise_code(code))
-
-    def find_public_id(self, public_id: str) -> GameRef | None:
-        """The game a device token names by its public id: its id, when it ended and the
-        devices the GM removed (one indexed query; the content is not read), or None."""
-        if not isinstance(public_id, str) or not 0 < len(public_id) <= 64:
-            return None
-        with self.database.read() as connection:
-            found = connection.execute(select(GameRow.id, GameRow.ended_at,
-                                              GameRow.removed_devices, GameRow.claims,
-                                              GameRow.screens, GameRow.asks)
-                                       .where(GameRow.public_id == public_id)).first()
-            return GameRef(found.id, found.ended_at, list(found.removed_devices or []),
-                           dict(found.claims or {}), list(found.screens or []),
-                           dict(found.asks or {})) if found is not None else None
-
-    def game_of_public_id(self, public_id: object) -> int | None:
-        """The id of the game a device token names by its public id, or None (read once
-        per process: a game's public id never changes and is never another game's)."""
-        return self.names.of_public_id(public_id)
-
-    def game_of_watch_code(self, code: object) -> int | None:
-        """The id of the game a projector's watch code shows, or None."""
-        return self.names.of_watch_code(code)
-
-    def seq_of(self, game_id: int) -> int | None:
-        """Game ``game_id``'s seq as the database has it now (one light query), or None."""
-        with self.database.read() as connection:
-            return connection.scalar(select(GameRow.seq).where(GameRow.id == game_id))
-
-    def public_id(self, game_id: int) -> str | None:
-        """The public id of game ``game_id`` (what its device tokens name), or None."""
-        with self.database.read() as connection:
-            return connection.scalar(select(GameRow.public_id).where(GameRow.id == game_id))
-
-    def rotate_code(self, game_id: int, team: int) -> str | None:
-        """Give seat ``team`` of game ``game_id`` a fresh join code; the old one stops
-        working (devices that already joined stay). The new code, or None if there is
-        no such game or seat."""
-        with self.lock(game_id), self.database.session() as session:
-            seats = session.scalar(select(JoinCodeRow.team).where(
-                JoinCodeRow.game_id == game_id, JoinCodeRow.team == team).limit(1))
-            if seats is None:
-                return None
-            session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id,
-                                                      JoinCodeRow.team == team))
-            code = fresh_code(lambda c: session.get(JoinCodeRow, c) is not None)
-            session.add(JoinCodeRow(code=code, game_id=game_id, team=team))
-            return code
-
-    def remove_device(self, game_id: int, device: str) -> bool:
-        """Refuse device ``device``'s token in game ``game_id`` from now on; False if
-        there is no such game."""
-        def removed(c: Change) -> None:
-            listed = list(c.row.removed_devices or [])
-            if device not in listed:
-                c.set(removed_devices=[*listed, device])
-            claims = dict(c.row.claims or {})
-            kept = {seat: held for seat, held in claims.items() if held != device}
-            if kept != claims:      # its seat is free for the device the GM moves it to
-                c.set(claims=kept)
-            screens = list(c.row.screens or [])
-            if device in screens:
-                c.set(screens=[d for d in screens if d != device])
-            asks = dict(c.row.asks or {})
-            if any(a.get("device") == device for a in asks.values()):
-                c.set(asks={s: a for s, a in asks.items() if a.get("device") != device})
-        try:
-            self.transact(game_id, "gm", removed)
-        except Refusal:
-            return False
-        return True
-
-    def rename(self, game_id: int, name: str) -> bool:
-        """Give game ``game_id`` another name; False if there is no such game."""
-        try:
-            self.transact(game_id, "gm", lambda c: c.set(name=name.strip()[:200] or c.row.name))
-        except Refusal:
-            return False
-        return True
-
-    def find_watch_code(self, code: str) -> LiveRow | None:
-        """The game a projector's watch code shows (its live columns), or None."""
-        with self.database.read() as connection:
-            found = connection.execute(select(*LIVE_COLUMNS).where(
-                GameRow.watch_code == normalise_code(code))).mappings().first()
-            return LiveRow(found) if found is not None else None
-
-    def delete_game(self, game_id: int) -> bool:
-        """Delete a game and everything it holds."""
-        with self.lock(game_id), self.database.session() as session:
-            session.execute(delete(ActionRow).where(ActionRow.game_id == game_id))
-            session.execute(delete(JoinCodeRow).where(JoinCodeRow.game_id == game_id))
-            session.execute(delete(ClassGameRow).where(ClassGameRow.game_id == game_id))
-            deleted = session.execute(delete(GameRow).where(GameRow.id == game_id)).rowcount
-        self.forget_game(game_id)
-        return bool(deleted)
+    def _hold_new(self, game_id: int, match) -> None:
+        """Hold a game made here, its match built from what was just stored (its first
+        screens ask nothing to find it, and nothing is read back and parsed again)."""
+        self._held[game_id] = _Held(match, None)
 
     def forget_game(self, game_id: int) -> None:
         """Drop everything this process keeps of game ``game_id`` (it was deleted)."""
@@ -584,21 +299,6 @@ class GameStore:
                 raise
             return Change(match=None, row=None, sent_by=sent_by, duplicate_of=seq)
 
-    def versions(self, game_ids) -> dict[int, int]:
-        """The stored version of each of ``game_ids`` (one query; a game gone is left out):
-        bumped by every change, an action's or a timer's."""
-        ids = sorted(set(game_ids))
-        if not ids:
-            return {}
-        with self.database.read() as connection:
-            return {game_id: version for game_id, version in connection.execute(
-                select(GameRow.id, GameRow.version).where(GameRow.id.in_(ids)))}
-
-    def seq_of_client_id(self, game_id: int, client_id: str) -> int | None:
-        """The seq of game ``game_id``'s action sent with id ``client_id``, or None."""
-        with self.database.read() as connection:
-            return connection.scalar(select(ActionRow.seq).where(
-                ActionRow.game_id == game_id, ActionRow.client_id == client_id))
 
     def _transact(self, game_id: int, sent_by: str, change: Callable[[Change], None]) -> Change:
         with self.lock(game_id):
@@ -724,86 +424,10 @@ class GameStore:
             return kind(row.kind).record(row.settings, row.content, list(actions), row.name)
 
 
-#: What reading a game stored broken raises: JSON that does not parse (ValueError), JSON
-#: of the wrong shape (TypeError, KeyError...), settings or actions the game refuses.
-BROKEN_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Refusal)
-
-#: A game's row with its JSON columns as text (not its content): parsed by
-#: ``_raw_problem``, so that a damaged column is told, not raised by the query.
-_JSON_SHAPES = {"settings": dict, "live": dict, "removed_devices": list}
-_RAW_ROW = select(GameRow.id, GameRow.kind, GameRow.name, GameRow.created_at, GameRow.over,
-                  GameRow.winner, GameRow.hall_id,
-                  *(cast(getattr(GameRow, name), Text).label(name) for name in _JSON_SHAPES))
-
-
-def _raw_problem(raw) -> tuple[dict | None, str | None]:
-    """A raw row's settings (None when unreadable) and why it is broken (None if not)."""
-    settings = None
-    for name, shape in _JSON_SHAPES.items():
-        text = raw[name]
-        if text is None or text == "null":
-            if name == "settings":
-                return None, "settings: empty"
-            continue
-        try:
-            value = json.loads(text)
-        except ValueError as error:
-            return None, f"{name}: not valid JSON ({error})"
-        if not isinstance(value, shape):
-            return None, f"{name}: JSON of the wrong shape (a {type(value).__name__})"
-        if name == "settings":
-            settings = value
-    try:
-        kind(raw["kind"]).new(settings)
-    except BROKEN_ERRORS as error:
-        return None, "settings: " + _described(error)
-    return settings, None
-
-
-def _described(error: Exception) -> str:
-    """A read failure in a few words (the rule and message of a refusal)."""
-    if isinstance(error, Refusal):
-        return f"{error.rule}: {error.message}"[:300]
-    return f"{type(error).__name__}: {error}"[:300]
-
-
-def _refuse_control_characters(value: object, where: str) -> None:
-    """A ``format`` Refusal naming the place of a NUL byte or another control character
-    inside ``value`` (:mod:`facilitator.safe_text`), the message the screens show."""
-    try:
-        if isinstance(value, str):
-            check_text(value, where)
-        elif value is not None:
-            check_all(value, where)
-    except UnsafeText as unsafe:
-        raise Refusal("format", str(unsafe)) from None
-
-
 def _mark(match) -> tuple:
     """Where a match stands: its seq and the screens' state (a refused change that left
     it elsewhere made it unlike the database's)."""
     return match.seq, match.live
-
-
-def kind_of(record: object):
-    """The kind of game a record declares, or a Refusal (``format``)."""
-    from ..games import kind_of_record
-    found = kind_of_record(record)
-    if found is None:
-        raise Refusal("format", "this is not the record of a game this facilitator plays")
-    return found
-
-
-def _seats(match) -> int:
-    """How many seats a game has (each gets a join code)."""
-    from ..games.protocol import SEAT
-    return sum(1 for role in match.audiences() if role.kind == SEAT)
-
-
-def _has_table(match) -> bool:
-    """Whether a game has a table's shared screen (a code of its own, seat 0)."""
-    from ..games.protocol import TABLE
-    return any(role.kind == TABLE for role in match.audiences())
 
 
 def _row_values(change: Change) -> dict:
