@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from flask import Flask, abort, g, request
 from markupsafe import Markup
+from werkzeug.routing import IntegerConverter
 
 from ..i18n import LANGUAGES, catalog, format_date, game_name, ordinal, pick_language, translate
 
 
+#: The largest id a row of the database has (PostgreSQL's INTEGER): an address naming a
+#: larger one names nothing, and is answered 404 before any query is made.
+MAX_ROW_ID = 2 ** 31 - 1
+
+
+class RowIdConverter(IntegerConverter):
+    """``<int:...>`` in every route: a whole number a row's id can be (a larger one does
+    not match: 404, where the database would refuse the query)."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", MAX_ROW_ID)
+        super().__init__(map, *args, **kwargs)
+
+
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
+    app.url_map.converters["int"] = RowIdConverter
     from . import (api, api_v1, assets, banks, classes, compression, console, door, halls,
                    images, projector, ratelimit, results, rulebook, team)
     from .auth import from_another_site, uses_valid_api_token

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from hive_cases import ROOT
 
 from facilitator.games.hive.uhp import Engine, main
@@ -226,3 +227,38 @@ def test_perft_and_bestmove_answer_within_the_engines_time():
     started = time.monotonic()
     best = engine.answer("bestmove depth 6")
     assert time.monotonic() - started < 3 and best[-1] == "ok" and best[0].startswith("w"), best
+
+
+@pytest.mark.slow          # a thousand lines, searches among them: CI's run, not everyday's
+def test_a_thousand_malformed_lines_each_get_an_answer_and_the_engine_goes_on():
+    """Issue 46, items 3 and 6: seeded random lines, the engine's own commands with
+    arguments broken every way (digits of other scripts, control characters, huge
+    numbers, half GameStrings, unknown options), each answered (but a blank line and
+    ``exit``): lines that end in ``ok``
+    (an ``err``, or what the command gives), never an exception; and the engine still
+    plays afterwards. Searches are bounded (``bestmove time`` short, ``perft`` shallow)."""
+    import random
+    rng = random.Random(46)
+    commands = ["info", "newgame", "play", "pass", "validmoves", "bestmove", "undo",
+                "options", "perft", "exit", "", "PLAY", "bestmove depth", "bestmove time",
+                "options get", "options set"]
+    junk = ["²", "٣", "-1", "0", "1", "9" * 5000, "1e9", "wQ", "bS1 wQ-", "wA1 /wQ", "\x00",
+            "\x1b[31m", "Base;InProgress", "Base;InProgress;White[2];wS1;bS1 wS1-",
+            "Base+X", "BotDepth", "BotDepth 99", "BotDepth ²", "00:00:00.1", "00:00:99",
+            "99:99:99", "💥", "wS1 wS1", "\ufeffwS1", "wq", "bQ -wS1", ";;;", "%s%n"]
+    engine = Engine()
+    for _ in range(1000):
+        command = rng.choice(commands)
+        if command in ("bestmove time",):
+            line = f"bestmove time 00:00:00.{rng.randint(0, 2)}"
+        elif command == "perft":
+            line = f"perft {rng.choice(['0', '1', '2', '²', '-3', '9' * 40, 'x'])}"
+        else:
+            line = " ".join([command, *rng.sample(junk, rng.randint(0, 2))])
+        answer = engine.answer(line)
+        if not line.strip() or line.split()[0] == "exit":
+            continue                     # a blank line and exit answer nothing
+        assert answer and answer[-1] == "ok", (line[:80], answer[-3:])
+        assert all("Traceback" not in text for text in answer), line[:80]
+    assert engine.answer("newgame Base")[-1] == "ok"
+    assert engine.answer("play wS1") == ["Base;InProgress;Black[1];wS1", "ok"]
