@@ -372,6 +372,8 @@ def test_export_round_trips_with_the_importer(gm):
     response = gm.get(f"/console/banks/{bank_id}/export.csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
+    # The bank's name, accents kept (issue 47): UTF-8 for browsers, ASCII for the rest.
+    assert "filename*=UTF-8''peque%C3%B1o.csv" in response.headers["Content-Disposition"]
     assert 'filename="pequeno.csv"' in response.headers["Content-Disposition"]
     data = response.get_data()
     assert data.startswith(b"\xef\xbb\xbfid,author,type,text,answer,notes")

@@ -67,7 +67,9 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     # The results: everyone with their table's score, the tables, the completed tasks by name.
     page = gm.get(f"/console/halls/{hall_id}/results?lang=es-ES").get_data(as_text=True)
     standings = page.split('data-testid="hall-standings"')[1].split("</table>")[0]
-    assert all(name in standings for name in ELEVEN)
+    # Tables 1 and 2 played (table 2 ended at once); table 3 never started: not ranked.
+    assert all(name in standings for name in [*seated[0], *seated[1]])
+    assert not any(name in standings for name in seated[2])
     debrief = page.split('data-testid="hall-debrief"')
     assert len(debrief) == 4                                            # one per table
     for task in first.score()["completed"]:
@@ -87,17 +89,21 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     assert "Table 1: " in english
     for task in first.score()["completed"]:
         assert first.deck.card(task["card"]).name in english
-    # The standings CSV: a row per player, each with their table's total.
+    # The standings CSV: a row per player of a table that played, with its total and its
+    # table's number; table 3 never started, so its players are not ranked (C-A7).
     csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv?lang=es").get_data(as_text=True)
     lines = csv.splitlines()
-    assert lines[0] == "Puesto,Nombre,Puntos" and len(lines) == 12
-    by_name = {line.rsplit(",", 2)[1]: int(line.rsplit(",", 1)[1]) for line in lines[1:]}
-    for players, total in zip(seated, totals):
-        assert {by_name[name] for name in players} == {total}
+    assert lines[0] == "Puesto,Nombre,Puntos,Mesa" and len(lines) == 9
+    by_name = {line.split(",")[1]: (int(line.split(",")[2]), int(line.split(",")[3]))
+               for line in lines[1:]}
+    for table, (players, total) in enumerate(zip(seated[:2], totals), start=1):
+        assert {by_name[name] for name in players} == {(total, table)}
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=es").data))
     rows = [[c.value for c in row] for row in book.worksheets[1].iter_rows(min_row=2)]
-    assert [row[:2] for row in rows] == [["1.1", "Mesa 1"], ["1.2", "Mesa 2"], ["1.3", "Mesa 3"]]
+    assert [row[:2] for row in rows] == [[1, "Mesa 1"], [1, "Mesa 2"], [1, "Mesa 3"]]
     assert rows[0][3] == "sí" and rows[2][3] == "no"
+    # The result in words, never a code word (issue 47): a tier's sentence.
+    assert rows[1][4] and "_" not in rows[1][4] and rows[2][4] is None
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert sorted(archive.namelist()) == ["1-1.json", "1-2.json", "1-3.json"]
     for name, total in zip(sorted(archive.namelist()), totals):

@@ -77,7 +77,7 @@ def test_a_halls_downloads_hold_its_standings_and_every_record(app, gm):
     assert lines[0] == "Puesto,Nombre,Puntos" and lines[1] == "1,Bea,1"
     assert "'=HYPERLINK" in csv.get_data(as_text=True)        # never a formula
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx").data))
-    assert [c.value for c in book.worksheets[1][2]][:2] == ["1.1", "Ronda 1, mesa 1"]
+    assert [c.value for c in book.worksheets[1][2]][:2] == [1, "Ronda 1, mesa 1"]
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert sorted(archive.namelist()) == ["1-1.json", "1-2.json"]
     record = json.loads(archive.read("1-1.json"))
@@ -140,3 +140,16 @@ def test_a_halls_games_say_when_each_last_moved(app, gm):
     games = gm.get(f"/console/halls/{hall_id}.json").json["games"]
     assert before <= games[0]["acted_at"] <= time.time()
     assert games[1]["acted_at"] is None                        # not begun
+
+
+def test_a_halls_downloads_keep_the_accents_of_its_name(gm):
+    """Issue 47: «Torneo Hive Lógica I» downloads as «Torneo-Hive-Lógica-I-hall.xlsx»
+    (UTF-8 for browsers), with an ASCII name beside it for other programs."""
+    from urllib.parse import unquote
+    answer = gm.post("/console/halls", json={"kind": "hive", "name": "Torneo Hive Lógica I",
+                                             "players": "Ana\nBea\nCarla\nDani"}).json
+    header = gm.get(f"/console/halls/{answer['hall_id']}/export/hall.xlsx").headers[
+        "Content-Disposition"]
+    utf8 = header.split("filename*=UTF-8''")[1]
+    assert unquote(utf8) == "Torneo-Hive-Lógica-I-hall.xlsx"
+    assert 'filename="Torneo-Hive-Logica-I-hall.xlsx"' in header

@@ -86,10 +86,13 @@ def test_seven_students_and_the_computer_play_two_rounds(app, gm):
         leader = hall["players"][table[0]["player"]]
     csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv").get_data(as_text=True)
     lines = csv.splitlines()
-    assert lines[0] == "Puesto,Nombre,Puntos" and len(lines) == 8
+    # Won, drawn, lost, the byes and the tie-breaks in words, after the points (H-T5).
+    assert lines[0] == ("Puesto,Nombre,Puntos,Ganadas,Tablas,Perdidas,Descansos,Buchholz,"
+                        "Sonneborn-Berger") and len(lines) == 8
     assert lines[1].split(",")[:2] == ["1", leader]
+    assert [int(float(n)) for n in lines[1].split(",")[3:5]] == [table[0]["wins"], table[0]["draws"]]
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx").data))
-    assert [c.value for c in book.worksheets[1][2]][0] == "1.1"
+    assert [c.value for c in book.worksheets[1][2]][0] == 1            # its round, a number
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert len(archive.namelist()) == 8
     records = [json.loads(archive.read(name)) for name in sorted(archive.namelist())]

@@ -227,7 +227,8 @@ def test_a_game_of_another_kind_has_a_plain_results_page(gm):
 def test_the_downloaded_record_uploads_as_the_same_game(app, gm):
     game_id = pasted_game(gm, WON, name="Final", players=PLAYERS)
     download = gm.get(f"/console/{game_id}/record.json")
-    assert download.headers["Content-Disposition"] == f"attachment; filename=hive-{game_id}.json"
+    assert download.headers["Content-Disposition"] == (
+        f"attachment; filename=\"hive-{game_id}.json\"; filename*=UTF-8''hive-{game_id}.json")
     record = download.json
     assert set(record) == {"format", "game", "players", "result", "settings", "name"}
     assert record["format"] == "hive/1" and record["players"] == PLAYERS

@@ -580,6 +580,10 @@ class HallRules(Protocol):
 
     place_words: ClassVar[str]
     rounds_named: ClassVar[bool]
+    #: The standings' columns beyond rank, name and points (keys of ``standings`` rows,
+    #: worded by the catalog's ``<kind>hall.column.<key>``): a tournament's won, drawn,
+    #: lost and tie-breaks, a table's number.
+    columns: ClassVar[tuple]
 
     def bounds(self) -> dict:
         """Every setting of a hall with its default and bounds, for the set-up form."""
@@ -635,6 +639,7 @@ class HallDefaults:
 
     place_words = "hall.table"
     rounds_named = False
+    columns: tuple = ()
 
     def bell(self, summary: dict) -> dict | None:
         """Nothing to do at the bell."""

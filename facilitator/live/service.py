@@ -187,7 +187,9 @@ class LiveGames(GameScreens, GameDevices):
                  "at": int(self.clock() * 1000)}
         self._drafts[(audience.game_id, audience.team)] = draft
         self.socketio.emit("draft", draft, to=rooms.room_of(audience), skip_sid=sid)
-        return {"ok": True}
+        # The time it was relayed orders every device's drafts the same way (then the
+        # writer's id): the last one to type holds the pen on every device (one pen per team).
+        return {"ok": True, "at": draft["at"]}
 
     def last_draft(self, audience: Audience) -> dict | None:
         """The last draft relayed for ``audience``'s seat by this process, if any (a

@@ -11,10 +11,10 @@ from ..classes.exports import _csv, _sheet
 
 WORDS = {
     "es": {"rank": "Puesto", "name": "Nombre", "points": "Puntos", "standings": "Clasificación",
-           "games": "Juegos", "game": "Juego", "key": "Mesa", "players": "Jugadores",
+           "games": "Juegos", "game": "Juego", "round": "Ronda", "players": "Jugadores",
            "over": "Terminado", "result": "Resultado", "yes": "sí", "no": "no"},
     "en": {"rank": "Rank", "name": "Name", "points": "Points", "standings": "Standings",
-           "games": "Games", "game": "Game", "key": "Table", "players": "Players",
+           "games": "Games", "game": "Game", "round": "Round", "players": "Players",
            "over": "Over", "result": "Result", "yes": "yes", "no": "no"},
 }
 
@@ -23,36 +23,44 @@ def _words(lang: str) -> dict:
     return WORDS["es" if (lang or "").lower().startswith("es") else "en"]
 
 
-def standings_rows(hall: dict, standings: list[dict], lang: str = "es") -> tuple[list, list]:
+def standings_rows(hall: dict, standings: list[dict], lang: str = "es",
+                   columns: tuple = ()) -> tuple[list, list]:
     """The standings' header and rows: rank, name, points (a number, as a spreadsheet
-    adds it up)."""
+    adds it up), then the hall's own ``columns``: ``(key, header)`` each."""
     words = _words(lang)
-    rows = [[row["rank"], hall["players"][row["player"]], row.get("points")]
+    rows = [[row["rank"], hall["players"][row["player"]], row.get("points"),
+             *(row.get(key) for key, _header in columns)]
             for row in standings]
-    return [words["rank"], words["name"], words["points"]], rows
+    return [words["rank"], words["name"], words["points"],
+            *(header for _key, header in columns)], rows
 
 
 def games_rows(games: list[dict], lang: str = "es") -> tuple[list, list]:
-    """One row per game of the hall: its place, name, players, whether it is over and
-    its result as the game states it (its winner column)."""
+    """One row per game of the hall: its round (a number), its name (its place, in the
+    page's words), players, whether it is over and its result in words (``result``)."""
     words = _words(lang)
-    rows = [[game["key"], game["name"], ", ".join(game.get("players") or ()),
+    rows = [[int(str(game["key"]).split(".")[0]), game["name"],
+             ", ".join(game.get("players") or ()),
              words["yes"] if game.get("over") else words["no"], game.get("result") or ""]
             for game in games]
-    return [words["key"], words["game"], words["players"], words["over"], words["result"]], rows
+    return [words["round"], words["game"], words["players"], words["over"],
+            words["result"]], rows
 
 
-def standings_csv(hall: dict, standings: list[dict], lang: str = "es") -> str:
+def standings_csv(hall: dict, standings: list[dict], lang: str = "es",
+                  columns: tuple = ()) -> str:
     """The hall's standings as CSV (text cells neutralised against formulas)."""
-    return _csv(*standings_rows(hall, standings, lang))
+    return _csv(*standings_rows(hall, standings, lang, columns))
 
 
-def hall_xlsx(hall: dict, standings: list[dict], games: list[dict], lang: str = "es") -> bytes:
+def hall_xlsx(hall: dict, standings: list[dict], games: list[dict], lang: str = "es",
+              columns: tuple = ()) -> bytes:
     """The standings and the games as an .xlsx workbook."""
     from openpyxl import Workbook
     words = _words(lang)
     book = Workbook()
-    _sheet(book, words["standings"], *standings_rows(hall, standings, lang), first=True)
+    _sheet(book, words["standings"], *standings_rows(hall, standings, lang, columns),
+           first=True)
     _sheet(book, words["games"], *games_rows(games, lang))
     out = io.BytesIO()
     book.save(out)

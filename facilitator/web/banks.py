@@ -35,13 +35,13 @@ from ..games import kind
 from ..questions import QUESTION_TYPES, SHORT_ANSWER_MODES, BankReport, Question, parse_bank
 from ..extensions import database, store
 from ..i18n import translate
-from ..questions.text import slugify
 from ..store.banks import (FEW_QUESTIONS, QUESTION_FIELDS, SAMPLE_BANK_NAME, QuestionIdTaken,
                            add_question, bank_info, bank_questions, bank_tables,
                            clean_question_fields, coverage, delete_bank, delete_question,
                            export_bank, few_questions, games_using, get_question, has_images,
                            list_banks,
                            new_question_id, question_ids, question_problems, search_questions, update_question)
+from .downloads import attachment, file_stem
 from .auth import gm_required
 from .offload import off_the_loop
 from ..services.banks import (MAX_NAME, import_bank as services_import_bank)
@@ -412,9 +412,9 @@ def export_response(info: dict) -> Response:
     shared by the page and the JSON API, so both give the same bytes."""
     buffer = io.BytesIO()
     export_bank(database, info["id"], buffer)
-    filename = (slugify(info["name"]) or f"banco-{info['id']}") + ".csv"
+    filename = file_stem(info["name"], f"banco-{info['id']}") + ".csv"
     return Response(buffer.getvalue(), mimetype="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                    headers={"Content-Disposition": attachment(filename)})
 
 
 @bp.post("/<int:bank_id>/delete")

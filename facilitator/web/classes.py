@@ -18,6 +18,7 @@ from ..games import Refusal, kind
 from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks
+from .downloads import attachment
 from .auth import gm_required, read_json
 from ..classes.summaries import read_questions, summaries
 from ..services.games import create_class_game, setup_defaults, setup_kind
@@ -410,7 +411,7 @@ def participation_json(class_id: int):
 
 def _download(body: str | bytes, filename: str, mimetype: str) -> Response:
     return Response(body, mimetype=mimetype,
-                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+                    headers={"Content-Disposition": attachment(filename)})
 
 
 @bp.route("/<int:class_id>/export/<string:kind>")

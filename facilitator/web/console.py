@@ -18,6 +18,7 @@ from ..store.sessions import end_all_sessions, end_session, open_session
 from ..games import is_unicode
 from ..safe_text import control_character
 from ..live.consoles import EVERY_SESSION
+from .downloads import attachment
 from .auth import console_session_key, gm_required, read_json
 from .links import door_link, join_url, pretty_code, public_base, team_links
 from .ratelimit import limiter, login_attempts
@@ -318,7 +319,7 @@ def record(game_id: int):
         abort(404)
     name = store.kind_of(game_id) or setup_kind()
     return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename={name}-{game_id}.json"})
+                    headers={"Content-Disposition": attachment(f"{name}-{game_id}.json")})
 
 
 @bp.post("/<int:game_id>/delete")

@@ -8,11 +8,13 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 
 from ..extensions import database, store
 from ..resources import data_path
-from ..results.halls import file_name, hall_xlsx, records_zip, standings_csv
+from ..i18n import translate
+from ..results.halls import hall_xlsx, records_zip, standings_csv
 from ..games import Refusal, kind, names
 from ..services.halls import create_hall, halls
 from ..store.classes import list_classes
 from . import use_game_language
+from .downloads import attachment, file_stem
 from .auth import gm_required, read_json
 from .links import join_url, pretty_code, public_base
 
@@ -97,14 +99,35 @@ def hall_data(hall_id: int):
                    standings=halls().standings(hall_id))
 
 
-def _game_lines(hall_id: int) -> list[dict]:
-    """Each game of the hall with its players and result, as the exports list them."""
+def _columns(kind_name: str, lang: str) -> tuple:
+    """The hall's own standings columns, each with its header in ``lang``."""
+    return tuple((key, translate(lang, f"{kind_name}hall.column.{key}"))
+                 for key in halls().rules(kind_name).columns)
+
+
+def _result_words(kind_name: str, result: str | None, lang: str) -> str:
+    """A game's result as its hall's catalog words it (la colmena's tier, Hive's draw);
+    a winner's name as it is."""
+    if not result:
+        return ""
+    for key in (f"{kind_name}hall.result.{result}", f"{kind_name}.result.{result}"):
+        words = translate(lang, key)
+        if words != key:
+            return words
+    return result
+
+
+def _game_lines(hall_id: int, lang: str | None = None) -> list[dict]:
+    """Each game of the hall with its players and result, as the exports list them (the
+    result in ``lang``'s words when given)."""
     lines = []
+    kind_name = (halls().hall(hall_id) or {}).get("kind", "")
     for game in halls().games_of(hall_id):
         match, row = store.current(game["game_id"])
         seats = match.seats()
         lines.append({**game, "players": [seat["name"] for seat in seats], "over": row.over,
-                      "result": row.winner})
+                      "result": _result_words(kind_name, row.winner, lang)
+                      if lang else row.winner})
     return lines
 
 
@@ -131,19 +154,21 @@ def export(hall_id: int, what: str):
     if found is None or what not in ("standings.csv", "hall.xlsx", "records.zip"):
         abort(404)
     lang = getattr(g, "lang", "es")
-    name = file_name(found["name"])
+    name = file_stem(found["name"], "sala")
+    columns = _columns(found["kind"], lang)
     if what == "standings.csv":
-        body = standings_csv(found, halls().standings(hall_id), lang)
+        body = standings_csv(found, halls().standings(hall_id), lang, columns)
         mimetype = "text/csv; charset=utf-8"
     elif what == "hall.xlsx":
-        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id), lang)
+        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id, lang), lang,
+                         columns)
         mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         body = records_zip([(game["key"], store.record(game["game_id"]))
                             for game in halls().games_of(hall_id)])
         mimetype = "application/zip"
     return Response(body, mimetype=mimetype, headers={
-        "Content-Disposition": f"attachment; filename={name}-{what}"})
+        "Content-Disposition": attachment(f"{name}-{what}")})
 
 
 @bp.post("/console/halls/<int:hall_id>/delete")

@@ -11,6 +11,7 @@ from ..games import is_unicode, kind, kind_of_record, record_of_text
 from ..extensions import store
 from ..services.games import import_record, setup_kind
 from ..store.budget import check_record_length
+from .downloads import attachment
 from .auth import gm_required
 
 bp = Blueprint("results", __name__, url_prefix="/console")
@@ -91,12 +92,12 @@ def download(game_id: int, file: str):
     if isinstance(body, str):
         mimetype += "; charset=utf-8"
     return Response(body, mimetype=mimetype, headers={
-        "Content-Disposition": f"attachment; filename={word}-{game_id}.{extension}"})
+        "Content-Disposition": attachment(f"{word}-{game_id}.{extension}")})
 
 
 def _download(text: str, mimetype: str, filename: str) -> Response:
     return Response(text, mimetype=f"{mimetype}; charset=utf-8",
-                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+                    headers={"Content-Disposition": attachment(filename)})
 
 
 def read_record(text: str) -> dict:

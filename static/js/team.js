@@ -80,12 +80,34 @@ function penElsewhere() {
   const p = ui.pen;
   return p && p.key === V.turn.number && p.writer !== TAB ? p : null;
 }
+/** Whether draft `d` (another device's) came after this tab's own last draft of the
+ *  turn, in the order the server gave both (its time, then the writer's id): every
+ *  device of the team agrees on who typed last (one pen per team). */
+function later(d) {
+  const m = ui.mine;
+  if (!m || m.key !== d.key) return true;
+  return d.at > m.at || (d.at === m.at && String(d.writer) > TAB);
+}
 let draftTimer = null;
 function shareDraft(text, now) {
   clearTimeout(draftTimer);
+  const key = V.turn.number;
   const go = () => conn.socket && conn.socket.connected &&
-    conn.socket.emit('draft', { for: 'write', key: V.turn.number, text: text, writer: TAB }, () => {});
+    conn.socket.emit('draft', { for: 'write', key: key, text: text, writer: TAB }, (ack) => {
+      if (!ack || !ack.ok || typeof ack.at !== 'number') return;
+      if (!ui.mine || ui.mine.key !== key || ack.at >= ui.mine.at) ui.mine = { key: key, at: ack.at };
+      // Typed after the draft shown here from another device: the pen is this tab's.
+      const p = penElsewhere();
+      if (p && !later(p)) { ui.pen = null; bump(); }
+    });
   if (now) go(); else draftTimer = setTimeout(go, 300);
+}
+/** This tab's own words of the turn that another device's text now covers: kept, shown
+ *  and offered back, so that nothing typed is lost (one pen per team). */
+function ownCovered(other) {
+  const d = draft();
+  const own = d && !d.sent && d.text.trim() ? d.text : (ui.kept && ui.kept.turn === V.turn.number ? ui.kept.text : null);
+  return own && own !== other.text ? own : null;
 }
 function sendWrite(text) {
   const turn = V.turn.number;
@@ -110,6 +132,18 @@ function countsText() {
 }
 const writeField = () => document.querySelector('[data-testid="write-text"]');
 
+/** This tab takes the pen with `text` (the other device's, to go on from it, or its own
+ *  words back); `left` (the text it leaves) stays shown here for the turn. */
+function takePen(text, left) {
+  if (left && left.trim()) ui.kept = { turn: V.turn.number, text: left };
+  saveDraft(text, false);
+  ui.pen = null;
+  shareDraft(text, true);
+  bump();
+  const again = writeField();
+  if (again) { again.focus(); try { again.setSelectionRange(again.value.length, again.value.length); } catch (e) { /* */ } }
+}
+
 function writeBlock() {
   const type = V.turn.type;
   const d = draft();
@@ -118,6 +152,10 @@ function writeBlock() {
   const u = unsent();
   const sent = written != null && written.trim();
   const typed = (e) => { saveDraft(e.target.value, false); shareDraft(e.target.value); bump(); };
+  const kept = ui.kept && ui.kept.turn === V.turn.number ? ui.kept.text : null;
+  const current = d ? d.text : (written || '');
+  // Words this tab typed that another text covers now: shown and offered back.
+  const covered = other ? ownCovered(other) : (kept && kept !== current ? kept : null);
   let field = nothing;
   if (type !== 'vf') {
     const value = other ? other.text : (d ? d.text : (written || ''));
@@ -126,6 +164,7 @@ function writeBlock() {
     const pen = other ? 'write-pen' : nothing;
     // Nothing sent and nothing typed: the line of what counts says it already.
     field = html`${other ? html`<p class="pen" id="write-pen" data-testid="write-pen" role="status">${t('write.pen_elsewhere')}</p>` : nothing}
+      ${covered ? html`<p class="kept" data-testid="write-kept">${t('write.kept', { text: covered })}</p>` : nothing}
       ${type === 'abierta'
     ? html`<textarea data-testid="write-text" maxlength="2000" placeholder=${hint} aria-label=${label} ?readonly=${!!other}
         aria-describedby=${pen} .value=${value} @input=${typed}></textarea>`
@@ -134,16 +173,10 @@ function writeBlock() {
         .value=${value} @input=${typed}>`}
       ${type === 'quien' ? html`<datalist id="authors-list">${Array.from(authors).sort().map((a) => html`<option value=${a}></option>`)}</datalist>` : nothing}
       <div class="choices">${other
-    ? btn('write-take', t('write.take'), () => {
-      // Going on from the other device's text: nothing typed there is lost.
-      saveDraft(other.text, false);
-      ui.pen = null;
-      shareDraft(other.text, true);
-      bump();
-      const again = writeField();
-      if (again) { again.focus(); try { again.setSelectionRange(again.value.length, again.value.length); } catch (e) { /* */ } }
-    }, 'primary big')
-    : btn('write-send', t('write.send'), () => sendWrite(writeField().value), 'primary big')}</div>`;
+    ? [btn('write-take', t('write.take'), () => takePen(other.text, covered), 'primary big'),
+      covered ? btn('write-mine', t('write.mine'), () => takePen(covered, other.text), 'big') : nothing]
+    : [btn('write-send', t('write.send'), () => sendWrite(writeField().value), 'primary big'),
+      covered ? btn('write-mine', t('write.back'), () => takePen(covered, current), 'big') : nothing]}</div>`;
   }
   return html`<h2>${t('team.act.write')}</h2><p class="hint">${t('write.hint.' + type)}</p>
     ${type === 'vf' ? html`<div class="choices">${btn('write-true', t('write.true'), () => sendWrite('V'), written === 'V' ? 'on big' : 'big')}${
@@ -278,6 +311,9 @@ function nowBlock() {
   const played = [['desvio', turn.desvio_by], ['elijo', turn.elijo_by], ['seguro', turn.seguro_by]]
     .filter(([, by]) => by === me).map(([c]) => t('team.played.' + c));
   const written = turn.written != null && turn.written.trim() ? turn.written : t('written.none');
+  // The writing closed with words typed here and never sent: they do not count, and
+  // this device says so (one pen per team).
+  const late = turn.question && turn.secondary === me && !legal(S, 'write') ? unsent() : null;
   return html`<p class="row"><strong data-testid="round">${V.over ? t('game.over') : t('round.n_of', { n: V.round, total: V.rounds })}</strong>
     <span class="row" role="group" aria-label=${t('order.title')}>${V.order.map((n) => html`<span data-testid=${'order-' + n}
       class=${host(n) ? 'host-mark' : 'dim'}>${chip(n, host(n) ? 'host' : '')}</span>`)}</span>${
@@ -289,6 +325,7 @@ function nowBlock() {
     ${turn.question ? rich('div', 'question', 'question-text', turn.question, page.game, 'html', t('question.image_missing')) : nothing}
     ${turn.question && !turn.verdict ? html`<p class="timer" data-testid="team-timer" id="team-timer"></p>` : nothing}
     ${turn.question && !turn.verdict && turn.secondary === me && !legal(S, 'write') ? html`<p class="counts" data-testid="write-counts">${countsText()}</p>` : nothing}
+    ${late ? html`<p class="unsent" data-testid="write-late" role="status">${t('write.late', { text: late.text })}</p>` : nothing}
     ${turn.verdict ? html`<p data-testid="verdict">${t('turn.verdict')}: <strong>${verdict(turn.verdict)}</strong></p>
       ${turn.secondary ? html`<p data-testid="written-reveal">${t('written.by', { team: teamText(turn.secondary) })}: <strong>${written}</strong></p>` : nothing}` : nothing}
     ${turn.awards.length ? html`<p class="small">${t('turn.awards') + ': ' + turn.awards.map(awardText).join(' · ')}</p>` : nothing}`;
@@ -455,6 +492,7 @@ const socket = conn.connect({ role: 'team', token: page.token }, draw);
 // What another device of the team is typing (one pen per team): shown read-only with "Escribir aquí".
 socket.on('draft', (d) => {
   if (!d || d.for !== 'write' || typeof d.text !== 'string' || d.writer === TAB) return;
+  if (typeof d.at === 'number' && !later(d)) return;   // this tab typed after it: its pen
   ui.pen = d;
   if (S && legal(S, 'write')) {
     if (document.activeElement === writeField()) document.activeElement.blur();

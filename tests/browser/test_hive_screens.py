@@ -167,6 +167,10 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
 
     assert play(white, hand="white-S") == "wS1"
     expect(black.get_by_test_id("hive-moves").locator("li")).to_have_text(["blancas: wS1"])
+    # Each phone lists its own player's hand first (issue 47).
+    for phone, own in ((black, "black"), (white, "white")):
+        expect(phone.locator(".hive-hands > section").first).to_have_attribute(
+            "data-testid", f"hive-hand-{own}")
     first = play(black, hand="black-S")
     screens.shot(black, "black-phone-after-move")
     # Black takes it back by agreement: Black asks, White accepts on the other phone.
@@ -175,7 +179,7 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
     expect(white.get_by_test_id("hive-undo-asked")).to_contain_text("negras")
     # The one who asked reads it as theirs, waiting for the other side.
     expect(black.get_by_test_id("hive-undo-asked")).to_contain_text(
-        re.compile(r"(Pidieron|Habéis pedido) deshacer la última jugada: falta la respuesta de las blancas"))
+        re.compile(r"(Pediste|Has pedido) deshacer la última jugada: falta la respuesta de las blancas"))
     white.get_by_test_id("hive-accept-undo").click()
     expect(black.get_by_test_id("hive-moves").locator("li")).to_have_count(1)
     expect(black.get_by_test_id("hive-status")).to_have_class(re.compile(r"\bmine\b"))

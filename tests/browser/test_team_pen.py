@@ -107,6 +107,8 @@ def test_two_devices_of_a_team_share_one_pen_and_say_what_counts(room, server, s
             expect(page.get_by_test_id("team-timer")).to_have_text("¡Tiempo!")
             expect(page.get_by_test_id("write-text")).to_have_count(0)
             expect(page.get_by_test_id("write-counts")).to_have_text("Cuenta para el equipo: «Immanuel Kant»")
+        # A's words never sent: A says they did not count.
+        expect(a.get_by_test_id("write-late")).to_contain_text("«Immanuel Kant y Hegel»")
         room.shot(a, "4-phone-a-time-up")
         assert axe(a) == []
         gm.act("verdict", result="full")
@@ -114,5 +116,62 @@ def test_two_devices_of_a_team_share_one_pen_and_say_what_counts(room, server, s
             expect(page.get_by_test_id("written-reveal")).to_contain_text("Immanuel Kant")
             expect(page.get_by_test_id("written-reveal")).not_to_contain_text("Hegel")
         assert writes(room) == ["Kant", "Immanuel Kant"]
+    finally:
+        gm.close()
+
+
+def test_two_phones_typing_at_once_lose_no_word(room, server, screens):
+    """Issue 47, item 4 (R-U11): two phones of a team type in alternation, letter by
+    letter. Afterwards exactly one holds the pen (the one whose text the server relayed
+    last); the other shows that text read-only, and its own words beside it, offered
+    back; taking them back hands the pen over, and the first phone then shows its own
+    words. Neither phone's words are gone from both screens at any point."""
+    game_id = room.create_via_http(SETTINGS, name="Dos a la vez")
+    room.game_id = game_id
+    gm = GM(room, game_id)
+    try:
+        a = open_team(screens, server, gm.codes[2], "team2-a")
+        c = open_team(screens, server, gm.codes[2], "team2-c")
+        gm.act("declare", mode="simple", target=2)
+        gm.act("choose", author="Kant", type="abierta")
+        gm.act("question", id=gm.state["candidates"][0]["id"])
+        fields = {page: page.get_by_test_id("write-text") for page in (a, c)}
+        for field in fields.values():
+            expect(field).to_be_editable()
+        for letters in zip("AAAAAA", "BBBBBB"):
+            for page, letter in zip((a, c), letters):
+                if fields[page].is_editable():
+                    fields[page].press("End")
+                    fields[page].type(letter)
+
+        def settled() -> bool:
+            editable = [page for page in (a, c) if fields[page].is_editable()]
+            return len(editable) == 1
+        deadline = __import__("time").monotonic() + 10
+        while not settled() and __import__("time").monotonic() < deadline:
+            a.wait_for_timeout(100)
+        holder = next(page for page in (a, c) if fields[page].is_editable())
+        other = c if holder is a else a
+        held_text = fields[holder].input_value()
+        expect(fields[other]).to_have_value(held_text)
+        expect(other.get_by_test_id("write-pen")).to_be_visible()
+        own = "A" if other is a else "B"
+        kept = other.get_by_test_id("write-kept")
+        if own not in held_text:
+            expect(kept).to_contain_text(own)          # its own words, still shown
+        room.shot(other, "5-two-at-once-kept")
+        assert axe(other) == []
+
+        # The other phone takes its own words back: the pen moves, nothing is lost.
+        if other.get_by_test_id("write-mine").count():
+            other.get_by_test_id("write-mine").click()
+            expect(fields[other]).to_be_editable()
+            expect(fields[holder]).not_to_be_editable()
+            expect(fields[holder]).to_have_value(fields[other].input_value())
+            expect(holder.get_by_test_id("write-kept")).to_contain_text(held_text)
+            room.shot(holder, "6-words-handed-back")
+        other.get_by_test_id("write-send").click()
+        expect(holder.get_by_test_id("write-counts")).to_contain_text(
+            fields[other].input_value())
     finally:
         gm.close()

@@ -68,6 +68,8 @@ class ColmenaHall(HallDefaults):
 
     place_words = "colmenahall.table"
     rounds_named = False
+    #: Each player's table in the downloads (everyone at a table shares its score).
+    columns = ("table",)
 
     def bounds(self) -> dict:
         """The hall's settings: whether one player plays alone (C-A3)."""
@@ -182,9 +184,11 @@ class ColmenaHall(HallDefaults):
 
     def standings(self, plan: dict, summaries: dict[str, dict]) -> list[dict]:
         """Every player with their table's score so far, best first, ties sharing a rank
-        (C-A7)."""
+        (C-A7); a table that never started is not ranked."""
         rows = []
         for game, summary in self._tables(plan, summaries):
+            if not summary.get("started", True):
+                continue
             rows += [{"player": player, "points": summary["total"], "table": game["place"],
                       "over": summary["over"]} for player in game["players"]]
         rows.sort(key=lambda row: (-row["points"], row["table"], row["player"]))
@@ -194,8 +198,9 @@ class ColmenaHall(HallDefaults):
 
     def bell(self, summary: dict) -> dict | None:
         """The teacher's action that ends a table still on at the bell (C-A6: C-E3's
-        ``end_game``, scored as it stands); None for a table already over."""
-        return None if summary["over"] else {"do": "end_game"}
+        ``end_game``, scored as it stands); None for a table already over, or one that
+        never started (nobody played there: it is not scored)."""
+        return None if summary["over"] or not summary.get("started", True) else {"do": "end_game"}
 
     def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
         """Per table, the tasks it completed, by name in the page's language, with the

@@ -117,6 +117,8 @@ class HiveHall(HallDefaults):
 
     place_words = "hivehall.board"
     rounds_named = True
+    #: Won, drawn and lost, the byes, and the tie-breaks (H-T5) in the downloads.
+    columns = ("wins", "draws", "losses", "byes", "buchholz", "sonneborn_berger")
 
     def bounds(self) -> dict:
         """The tournament's settings with their defaults and bounds (for the set-up form)."""

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from ...resources import data_path
 from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, Legal,
                         Refusal, Role)
-from .board import PASS, Board, NotEnabled
+from .board import BLACK_WINS, DRAW, OVER, PASS, WHITE_WINS, Board, NotEnabled
 from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
@@ -593,9 +593,21 @@ class HiveMatch:
 
     # ---- record -------------------------------------------------------------------------
 
+    def game_string(self) -> str:
+        """The game's GameString (H-N1.4). A game ended by no move (a draw agreed, the
+        teacher's end, the turn limit) says so in its state field, as MzingaViewer shows
+        a finished game: ``Draw``, ``WhiteWins`` or ``BlackWins``."""
+        board, result = self.state.board, self.state.result
+        text = game_string(board)
+        if result is None or board.state in OVER:
+            return text
+        fields = text.split(";")
+        fields[1] = {"draw": DRAW, "white": WHITE_WINS, "black": BLACK_WINS}[result["result"]]
+        return ";".join(fields)
+
     def record(self) -> dict:
         """The record (H-R1): the GameString, the players, the result and the settings."""
-        return {"format": FORMAT, "game": game_string(self.state.board),
+        return {"format": FORMAT, "game": self.game_string(),
                 "players": dict(self.players),
                 "result": dict(self.state.result) if self.state.result else None,
                 "settings": dict(self.settings)}
@@ -606,7 +618,8 @@ class HiveMatch:
         side to move while the game is on), the moves and the players by colour."""
         board = self.state.board
         result = self.state.result
-        return {"game": game_string(board), "state": board.state, "over": self.over,
+        text = self.game_string()
+        return {"game": text, "state": text.split(";")[1], "over": self.over,
                 "result": result["result"] if result else None,
                 "reason": result["reason"] if result else None,
                 "rule": result["rule"] if result else None,

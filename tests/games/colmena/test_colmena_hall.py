@@ -109,6 +109,14 @@ def _hall_of_three(seed: int = 11):
     return plan, games, matches
 
 
+def _start(match) -> None:
+    """The table's first action: a player with a task in hand lays it (C-S)."""
+    holder = next(s for s in range(1, len(match.players) + 1)
+                  if any(match.deck.card(c).is_task for c in match.state.hand(s)))
+    task = next(c for c in match.state.hand(holder) if match.deck.card(c).is_task)
+    match.play({"do": "first_task", "player": holder, "card": task}, Role.gm())
+
+
 def test_c_a8_a_summary_says_the_step_whose_turn_and_the_score_so_far():
     """C-A8: a table's line in the hall's screens."""
     plan, games, matches = _hall_of_three()
@@ -135,9 +143,12 @@ def test_c_a8_a_summary_says_the_step_whose_turn_and_the_score_so_far():
 
 
 def test_c_a6_the_bell_ends_each_table_still_on_as_it_stands():
-    """C-A6: end_game at the bell, for the tables still on."""
+    """C-A6: end_game at the bell, for the tables still on; a table that never started is
+    left as it is (nobody played there: it is not scored)."""
     plan, games, matches = _hall_of_three()
     for key, match in matches.items():
+        assert HALL.bell(HALL.summary(match)) is None                  # not started
+        _start(match)
         action = HALL.bell(HALL.summary(match))
         assert action == {"do": "end_game"}                            # C-E3
         match.play(action, Role.gm())
@@ -149,14 +160,17 @@ def test_c_a6_the_bell_ends_each_table_still_on_as_it_stands():
 
 
 def test_c_a7_every_player_gets_the_tables_score_ranked_with_shared_ranks():
-    """C-A7: the table's total for each of its players."""
+    """C-A7: the table's total for each of its players; a table that never started is
+    neither scored nor ranked."""
     plan, games, matches = _hall_of_three()
     finished = play_random_game(3, games[1]["content"]["seed"], rng_seed=4)
+    _start(matches["1.1"])
     summaries = {key: HALL.summary(match) for key, match in matches.items()}
     summaries["1.2"] = HALL.summary(finished)
     standings = HALL.standings(plan, summaries)
-    assert sorted(row["player"] for row in standings) == list(range(9))
-    for game in games:
+    assert sorted(row["player"] for row in standings) == sorted(games[0]["players"]
+                                                                + games[1]["players"])
+    for game in games[:2]:
         total = summaries[game["key"]]["total"]
         assert {row["points"] for row in standings if row["player"] in game["players"]} == {total}
     points = [row["points"] for row in standings]

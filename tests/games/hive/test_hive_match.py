@@ -184,8 +184,8 @@ def test_a_draw_by_agreement():
     events = match.play({"do": "accept_draw"}, W)
     assert events == [{"kind": "ended", "result": "draw", "reason": "agreement", "rule": "H-G3"}]
     assert match.over and match.result["reason"] == "agreement"
-    # H-E1.4: the result is the record's, the GameString's state stays as the moves leave it.
-    assert match.record()["game"].startswith("Base;InProgress;")
+    # H-E1.4: the result is the record's, and the GameString's state says it.
+    assert match.record()["game"].startswith("Base;Draw;")
     assert match.record()["result"] == {"result": "draw", "reason": "agreement", "rule": "H-G3"}
     refused(match, move("wA1 -wQ"), W, "H-E1.5", "You can't play, the game is over.")
     refused(match, {"do": "pass"}, W, "H-E1.5", "You can't pass, the game is over.")
@@ -511,3 +511,22 @@ def _a_position_with_a_win_in_one():
                 return board
             board.push(rng.choice(moves))
     raise AssertionError("no position with a win in one in 400 random games")
+
+
+def test_a_draw_agreed_is_a_finished_game_in_its_game_string():          # H-G3, H-R1
+    """MzingaViewer reads a GameString's state: a draw by agreement (and the teacher's end)
+    is written ``Draw`` (``WhiteWins``...), and the record still replays to that result."""
+    match = KIND.new({})
+    teacher = Role.gm()
+    match.play({"do": "move", "move": "wS1"}, teacher)
+    match.play({"do": "offer_draw"}, teacher)
+    match.play({"do": "accept_draw"}, teacher)
+    record = match.record()
+    assert record["game"].split(";")[1] == "Draw"
+    again = KIND.replay(record)
+    assert again.over and again.result["result"] == "draw"
+    assert again.record()["game"] == record["game"]
+    ended = KIND.new({})
+    ended.play({"do": "move", "move": "wS1"}, teacher)
+    ended.play({"do": "end", "result": "black", "reason": "abandono"}, teacher)
+    assert ended.record()["game"].split(";")[1] == "BlackWins"

@@ -176,7 +176,9 @@ def test_facilitator_replay_prints_a_hive_summary(tmp_path):
     done = run_replay(path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["game"] == record["game"] and summary["state"] == "InProgress"
+    # H-E1.4: the agreed draw is written in the GameString's state.
+    assert summary["game"] == record["game"].replace("InProgress", "Draw")
+    assert summary["state"] == "Draw"
     assert (summary["result"], summary["reason"], summary["turn"]) == ("draw", "agreement", "White[3]")
     assert summary["moves"] == ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]
 

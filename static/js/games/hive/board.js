@@ -11,7 +11,8 @@
  * reason comes from the view. Where the hexes go is geometry.js's.
  *
  * options: {t (the catalog), onPlay, onExplain, id (a prefix of test ids, default
- * 'hive'), mini (a small board of the hall's projector: no buttons, no list)}.
+ * 'hive'), mini (a small board of the hall's projector: no buttons, no list), mine (the
+ * colour of a player's own phone: its hand listed first)}.
  */
 import { html, svg, render as draw, nothing } from '/static/js/lib/dom.js';
 import { R, centre, hexPoints, fit, zoomAt } from './geometry.js';
@@ -272,7 +273,9 @@ function hands(t, id, view, mem, pickable, pick, mini) {
   const head = (colour) => (mini
     ? html`<p class="hive-hand-head">${t('hive.hand_of', { side: side(t, view, colour) })}</p>`
     : html`<h2 class="hive-hand-head">${t('hive.hand_of', { side: side(t, view, colour) })}</h2>`);
-  return html`<div class="hive-hands">${COLOURS.map((colour) => html`<section
+  // A player's own hand first: the one they play from.
+  const order = mem.o.mine === 'black' ? ['black', 'white'] : COLOURS;
+  return html`<div class="hive-hands">${order.map((colour) => html`<section
     class=${'hive-hand ' + colour + (view.to_move === colour ? ' to-move' : '')} data-testid=${id + '-hand-' + colour}
     >${head(colour)}<ul>${(view.hands[colour] || []).map((entry) => html`<li>${piece(colour, entry)}</li>`)}</ul></section>`)}</div>`;
 }

@@ -184,6 +184,7 @@ export function start() {
     paint(state);
     board.render(box.querySelector('.hive-host'), view, {
       t: t,
+      mine: role === 'team' ? colourOfSeat(page.team) : null,
       onPlay: (move) => send({ do: 'move', move: move }),
       onExplain: (why) => {
         explain(why ? because(why.rule, why.message) : null);
