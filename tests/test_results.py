@@ -259,3 +259,20 @@ def test_participation_lists_names_as_the_language_sorts_them():
     assert team_one("en") == ["Álvaro", "maría", "Martina", "Ñandú", "Nuño"]
     assert [r["student"] for r in summary_json(game, "x", "es")["participation"]][:5] == \
         team_one("es")
+
+
+def test_the_results_page_names_the_team_of_each_correction(app, gm):
+    """Issue 47: a correction reads «Rojo: +0,5 — motivo», not «3 +0,5»: the team by its
+    name, the points with their sign, in the page's language."""
+    from facilitator.extensions import store
+    from facilitator.games.protocol import Role
+    settings = {"teams": [{"name": name, "members": 3} for name in ("Rojo", "Azul", "Verde", "Gris")]}
+    with app.app_context():
+        game_id = store.create_game("partida", "Correcciones", settings)
+        store.transact(game_id, "gm", lambda c: c.act(
+            {"do": "adjust", "team": 3, "points": 0.5, "reason": "buena pregunta"}, Role.gm(), 0.0))
+    page = gm.get(f"/console/{game_id}/results?lang=es").get_data(as_text=True)
+    listed = page.split('data-testid="adjustments"')[1].split("</ul>")[0]
+    assert "Verde: +0,5 — buena pregunta" in listed
+    english = gm.get(f"/console/{game_id}/results?lang=en").get_data(as_text=True)
+    assert "Verde: +0.5 — buena pregunta" in english

@@ -74,6 +74,11 @@ def register_blueprints(app: Flask) -> None:
         text = str(value).replace("-", "\u2212")
         return text if getattr(g, "lang", "es") == "en" else text.replace(".", ",")
 
+    @app.template_filter("signed")
+    def signed_filter(value):
+        """A change of points with its sign: +0,5 and −1 in Spanish, +0.5 in English."""
+        return ("+" if float(value) > 0 else "") + number_filter(value)
+
     @app.template_filter("date")
     def date_filter(value, time=False):
         """A date written out: «30 de noviembre de 2026», «30 November 2026»."""

@@ -600,17 +600,17 @@ function historyBlock() {
     <thead><tr>${cols.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
     <tbody>${rows.map((r) => html`<tr data-testid=${'history-turn-' + r.turn}>${cell(0, 'num', r.turn)}${cell(1, 'num', r.round)}${cell(2, '', chip(r.host))}${
   cell(3, '', [r.mode ? mode(r.mode) : '—', r.challenged ? [' → ', chip(r.challenged)] : nothing,
-    r.desvio_by ? small(special('desvio') + ': ' + r.first_target + '→' + r.challenged, true) : nothing,
-    r.seguro_by ? small(special('seguro') + ': ' + r.seguro_by, true) : nothing,
-    r.elijo_by ? small(special('elijo') + ': ' + r.elijo_by, true) : nothing])}${
+    r.desvio_by ? small(special('desvio') + ': ' + teamText(r.first_target) + ' → ' + teamText(r.challenged), true) : nothing,
+    r.seguro_by ? small(special('seguro') + ': ' + teamText(r.seguro_by), true) : nothing,
+    r.elijo_by ? small(special('elijo') + ': ' + teamText(r.elijo_by), true) : nothing])}${
   cell(4, 'wide', [r.author ? html`<strong>${r.author + ' · ' + qtype(r.type)}</strong>` : '—', r.question_text ? small(r.question_text) : nothing])}${
   cell(5, '', [r.verdict ? verdict(r.verdict) : '—', r.argument ? small(t('history.argument') + ': ' + t('argument.' + r.argument)) : nothing])}${
   cell(6, 'wide', r.secondary ? [r.written != null && r.written.trim() ? r.written : t('written.none'),
     r.written_correct != null ? small(t(r.written_correct ? 'written.correct' : 'written.incorrect')) : nothing] : '—')}${
   cell(7, 'wide', [awardsText(r.awards), Object.keys(r.spokespersons || {}).length ? small(t('people.spokesperson') + ': ' +
-    Object.entries(r.spokespersons).map(([n, name]) => n + ' ' + name).join(', '), true) : nothing])}</tr>`)}</tbody></table>`}
+    Object.entries(r.spokespersons).map(([n, name]) => teamText(Number(n)) + ': ' + name).join(', '), true) : nothing])}</tr>`)}</tbody></table>`}
     <h3>${t('adjust.log')}</h3>${!adj.length ? html`<p class="muted">${t('adjust.none')}</p>` : html`<ul class="adjlog">${adj.map((a, i) => html`<li data-testid=${'adjustment-' + i}>${
-  t('history.turn') + ' ' + a.turn + ' · '}${chip(a.team)} <strong>${signed(a.points)}</strong> — ${a.reason}</li>`)}</ul>`}`;
+  t('history.turn') + ' ' + a.turn + ' · '}${chip(a.team)} ${teamText(a.team)}: <strong>${signed(a.points)}</strong> — ${a.reason}</li>`)}</ul>`}`;
 }
 
 function draw(state) {

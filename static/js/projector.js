@@ -255,7 +255,9 @@ function drawFinal() {
   if (box && box._drawn !== S.seq) {
     box._drawn = S.seq;
     try {
-      scoreLine(box, S.results.timeline, { title: t('results.chart_scores'), round: t('results.round'), turn: t('results.turn') });
+      // Read from the back row: the words and numbers at twice and a half their size.
+      scoreLine(box, S.results.timeline, { title: t('results.chart_scores'), round: t('results.round'),
+        turn: t('results.turn'), big: 2.5 });
     } catch (e) { box.hidden = true; }
   }
 }

@@ -55,6 +55,12 @@ def test_podium_shared_ranks_and_charts_on_every_screen(room, server):
     expect(chart).to_be_visible()
     expect(chart.locator("svg")).to_have_count(1)
     expect(chart.locator("svg polyline, svg path").first).to_be_attached()
+    # Read from the back row (issue 47): each line's end, a team and its score, is drawn
+    # at 24 px or more, and the axis' numbers at 20 px or more.
+    sizes = chart.evaluate("""(box) => Array.from(box.querySelectorAll('svg text')).map((el) => ({
+        bold: el.getAttribute('font-weight') === 'bold', h: el.getBoundingClientRect().height }))""")
+    assert min(s["h"] for s in sizes if s["bold"]) >= 24, sizes
+    assert min(s["h"] for s in sizes) >= 20, sizes
     room.shot(projector, "projector-podium", full_page=False)
 
     # The console: the ranking table with the shared rank.

@@ -23,9 +23,12 @@ const legend = (teams) => html`<ul class="chart-legend">${teams.map((team, k) =>
   style=${'background: ' + color(k)}></span>${team.team + ' · ' + team.name}</li>`)}</ul>`;
 
 /** Draw in `target` each series' value (`timeline.teams[].scores`) after each of
- *  `timeline.turns`, with `timeline.rounds` marked. `labels`: {title, round, turn}. */
+ *  `timeline.turns`, with `timeline.rounds` marked. `labels`: {title, round, turn, big}:
+ *  `big` (the projector's: read from the back row) draws the words and numbers `big`
+ *  times larger in the same room. */
 export function scoreLine(target, timeline, labels) {
-  const WIDTH = 960, HEIGHT = 420, L = 56, R = 110, T = 20, B = 46;
+  const f = labels.big || 1;
+  const WIDTH = 960, HEIGHT = 420 + 60 * (f - 1), L = 56 * f, R = 110 * f, T = 20 * f, B = 46 * f;
   const turns = timeline.turns, teams = timeline.teams;
   const { lo, hi, ticks } = axis(teams.flatMap((tm) => tm.scores));
   const n = Math.max(turns.length - 1, 1);
@@ -33,19 +36,19 @@ export function scoreLine(target, timeline, labels) {
   const y = scale(lo, hi, T, HEIGHT - B);
   const ends = spread(teams.map((team) => {
     const last = team.scores[team.scores.length - 1];
-    return { y: y(last) + 6, text: team.team + ' (' + num(last) + ')' };
-  }), 20);
+    return { y: y(last) + 6 * f, text: team.team + ' (' + num(last) + ')' };
+  }), 20 * f);
   const body = svg`${ticks.map((v) => svg`<line x1=${L} x2=${WIDTH - R} y1=${y(v)} y2=${y(v)} stroke="#ddd"></line>
-    <text x=${L - 8} y=${y(v) + 5} text-anchor="end" font-size="16">${num(v)}</text>`)}
+    <text x=${L - 8} y=${y(v) + 5 * f} text-anchor="end" font-size=${16 * f}>${num(v)}</text>`)}
     ${(timeline.rounds || []).map((r) => {
     const i = Math.max(turns.indexOf(r.turn) - 1, 0);
     return svg`<line x1=${x(i)} x2=${x(i)} y1=${T} y2=${HEIGHT - B} stroke="#555" stroke-dasharray="4 4"></line>
-      <text x=${x(i) + 4} y=${T + 14} font-size="15" fill="#333">${labels.round + ' ' + r.round}</text>`;
+      <text x=${x(i) + 4} y=${T - 6} font-size=${15 * f} fill="#333">${labels.round + ' ' + r.round}</text>`;
   })}
-    <text x=${(L + WIDTH - R) / 2} y=${HEIGHT - 8} text-anchor="middle" font-size="16">${labels.turn}</text>
+    <text x=${(L + WIDTH - R) / 2} y=${HEIGHT - 8} text-anchor="middle" font-size=${16 * f}>${labels.turn}</text>
     ${teams.map((team, k) => svg`<polyline points=${team.scores.map((s, i) => x(i) + ',' + y(s)).join(' ')} fill="none"
-      stroke=${color(k)} stroke-width="4" stroke-dasharray=${DASHES[k % DASHES.length]}><title>${team.team + ' · ' + team.name}</title></polyline>`)}
-    ${ends.map((end) => svg`<text x=${x(n) + 8} y=${end.y} font-size="18" font-weight="bold">${end.text}</text>`)}`;
+      stroke=${color(k)} stroke-width=${4 * f} stroke-dasharray=${DASHES[k % DASHES.length]}><title>${team.team + ' · ' + team.name}</title></polyline>`)}
+    ${ends.map((end) => svg`<text x=${x(n) + 8} y=${end.y} font-size=${18 * f} font-weight="bold">${end.text}</text>`)}`;
   render(html`${frame(WIDTH, HEIGHT, labels.title, body)}${legend(teams)}`, target);
 }
 
