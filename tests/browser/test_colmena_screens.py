@@ -418,7 +418,14 @@ def test_the_teachers_console_plays_for_the_active_player_and_undoes(colmena_ser
     assert axe(projector) == [], "projector 1366x768"
     seq = click_and_wait(gm, "colmena-undo", gm, seq)
     assert state(gm, seq)["view"]["awaiting"]["step"] == "keep"
+    # The teacher's undo is said on every screen (issue 47, C-Z8), in a line that goes.
+    for page in (gm, phone, projector):
+        expect(page.get_by_test_id("colmena-told")).to_have_text(
+            re.compile(r"El docente (deshizo|ha deshecho) la última jugada"))
+    screens.shot(phone, "phone-told-undo", full_page=False)
     seq = click_and_wait(gm, "colmena-redo", gm, seq)
+    expect(phone.get_by_test_id("colmena-told")).to_have_text(re.compile(r"(volvió|ha vuelto) a hacer"))
+    expect(phone.get_by_test_id("colmena-told")).to_have_count(0, timeout=12_000)
     gm.get_by_test_id("colmena-end-game").click()
     expect(gm.get_by_test_id("colmena-confirm-yes")).to_be_visible()
     gm.get_by_test_id("colmena-confirm-no").click()

@@ -30,8 +30,8 @@ class ColmenaLive(PlainLive, ColmenaMatch):
             gm = role.kind == GM
             out.append((role, {
                 "seq": self.seq,
-                "view": view_for(self.state, self.deck, role, seq=self.seq, entries=entries,
-                                 seed=self.seed, public=public),
+                "view": self.told(view_for(self.state, self.deck, role, seq=self.seq,
+                                           entries=entries, seed=self.seed, public=public)),
                 "legal": [entry.to_dict() for entry in legal_for(entries, role)],
                 "can_undo": self.can_undo if gm else None,
                 "can_redo": self.can_redo if gm else None}))

@@ -124,8 +124,16 @@ class ColmenaMatch:
         """Everything ``audience``'s screen shows, and nothing it may not see (section 10)."""
         entries = legal_entries(self.state, self.deck, can_undo=self.can_undo,
                                 can_redo=self.can_redo)
-        return view_for(self.state, self.deck, audience, seq=self.seq, entries=entries,
-                        seed=self.seed)
+        return self.told(view_for(self.state, self.deck, audience, seq=self.seq,
+                                  entries=entries, seed=self.seed))
+
+    def told(self, view: dict) -> dict:
+        """``view`` with what the teacher just did to the table's history (C-Z8), when the
+        last action was an undo or a redo: ``told`` ``{"do", "seq"}``, which every screen
+        says in a line that goes away (a card back in a hand is never unexplained)."""
+        last = self.log[-1]["do"] if self.log else None
+        view["told"] = {"do": last, "seq": self.seq} if last in ("undo", "redo") else None
+        return view
 
     def deadline(self) -> float | None:
         """La colmena has no clock."""

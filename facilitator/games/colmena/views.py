@@ -128,7 +128,8 @@ def public_view(state: State, deck: Deck, *, seq: int, entries: list[Legal]) -> 
     """What every screen may see (C-V2). ``entries``: the table's legal list (the GM's)."""
     scored = score(state, deck)
     question = None
-    if state.question is not None:
+    # The question shows while the group answers it, the next turn, and then goes (C-V2).
+    if state.question is not None and state.turn <= state.question["turn"] + 1:
         question = {**state.question, "text": _ask_text(deck, state.question["ask"])}
     result = None
     if state.over:

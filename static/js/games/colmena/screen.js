@@ -95,6 +95,21 @@ function stuckLine(stuck) {
   return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
 }
 
+/* The teacher's undo or redo, said on every screen for a few seconds (C-Z8): the state
+ * that carries it says it once; a later state, or the time, takes it away. */
+const TOLD_MS = 8000;
+function told(view) {
+  const tl = view.told;
+  if (!tl || tl.seq !== view.seq) return nothing;
+  if (ui.toldSeq !== tl.seq) {
+    ui.toldSeq = tl.seq;
+    ui.toldUntil = Date.now() + TOLD_MS;
+    setTimeout(() => draw(), TOLD_MS + 50);
+  }
+  if (Date.now() > ui.toldUntil) return nothing;
+  return html`<p class="cc-told" role="status" data-testid="colmena-told">${t('colmena.told.' + tl.do)}</p>`;
+}
+
 function explain(line) {
   ui.explain = line;
 }
@@ -140,6 +155,7 @@ function header(view, aside) {
     ${view.last_turn ? html`<p class="cc-last" data-testid="colmena-last-turn">${t('colmena.last_turn')}</p>` : nothing}
     <p class="cc-facts">${facts.map((f, i) => (i ? html` · ${f}` : f))}</p>
     ${ui.explain ? html`<p class="cc-explain" role="alert" data-testid="colmena-explain" title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>` : nothing}
+    ${told(view)}
     ${aside ? nothing : question(view)}`;
 }
 
