@@ -242,9 +242,13 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             seen["blocked"] = True
         # The other two actions once each: communicate (with a question), extra resources.
         if step == "action" and view["turn"] >= 4 and "communicate" in legal and not seen["communicate"]:
-            phone.get_by_test_id(f"colmena-hand-{mine['hand'][0]['id']}").click()
+            # Offered with no card picked (issue 47): the card to discard is chosen beside it.
+            expect(phone.get_by_test_id("colmena-communicate")).to_be_visible()
+            given = mine["hand"][-1]["id"]
+            phone.get_by_test_id("colmena-give").select_option(given)
             phone.get_by_test_id("colmena-ask").select_option(index=1)
             seq = click_and_wait(phone, "colmena-communicate", table, seq)
+            assert state(table, seq)["view"]["discard"][-1]["id"] == given
             expect(table.get_by_test_id("colmena-question")).to_contain_text("?")
             seen["communicate"] = True
             continue

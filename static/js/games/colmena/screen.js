@@ -110,17 +110,21 @@ function told(view) {
   return html`<p class="cc-told" role="status" data-testid="colmena-told">${t('colmena.told.' + tl.do)}</p>`;
 }
 
+const explainLine = () => html`<p class="cc-explain" role="alert" data-testid="colmena-explain"
+  title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>`;
+
 function explain(line) {
   ui.explain = line;
 }
 
-function send(action) {
+function send(action, where) {
   if (ui.sending) return Promise.resolve(null);
   ui.sending = true;
   explain(null);
   return conn.act(action).then((ack) => {
     ui.sending = false;
-    if (ack && ack.ok === false) explain(because(ack.error, ack.message));
+    // A refused tap on the board is said beside the board, where the eyes are.
+    if (ack && ack.ok === false) explain({ ...because(ack.error, ack.message), board: where === 'board' });
     else { ui.selected = null; ui.confirm = null; }
     draw();
     return ack;
@@ -154,7 +158,7 @@ function header(view, aside) {
     <p class=${'cc-status' + (mine ? ' mine' : '') + (view.over ? ' over' : '')} data-testid="colmena-status">${statusText(view)}</p>
     ${view.last_turn ? html`<p class="cc-last" data-testid="colmena-last-turn">${t('colmena.last_turn')}</p>` : nothing}
     <p class="cc-facts">${facts.map((f, i) => (i ? html` · ${f}` : f))}</p>
-    ${ui.explain ? html`<p class="cc-explain" role="alert" data-testid="colmena-explain" title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>` : nothing}
+    ${ui.explain && !ui.explain.board ? explainLine() : nothing}
     ${told(view)}
     ${aside ? nothing : question(view)}`;
 }
@@ -221,16 +225,21 @@ function pick(view, seat, cardId) {
     if (stuck && seat === view.awaiting.seat) explain(stuckLine(stuck));
   }
   draw();
-  if (ui.selected) {
-    // The first lit cell comes to the middle of a phone's board; the page stays where it is.
-    const cells = cellsOf(view, seat, cardId);
-    const frame = document.querySelector('[data-testid=colmena-board-frame]');
-    const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
-    if (frame && b) {
-      const f = frame.getBoundingClientRect();
-      const r = b.getBoundingClientRect();
-      frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
-    }
+  if (ui.selected) showCells(cellsOf(view, seat, cardId), false);
+}
+
+/** The first of `cells` to the middle of the board's frame; with `page`, the frame itself
+ *  into the window too (a card to place after «extra»: its cells must be seen). */
+function showCells(cells, page) {
+  const frame = document.querySelector('[data-testid=colmena-board-frame]');
+  const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
+  if (!frame || !b) return;
+  const f = frame.getBoundingClientRect();
+  const r = b.getBoundingClientRect();
+  frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
+  if (page) {
+    const again = b.getBoundingClientRect();
+    if (again.top < 0 || again.bottom > innerHeight) b.scrollIntoView({ block: 'center', inline: 'nearest' });
   }
 }
 
@@ -283,21 +292,34 @@ function turnControls(view) {
   const selected = ui.selected && ui.selected.seat === seat ? handOf(view, seat).find((c) => c.id === ui.selected.card) : null;
   const forSeat = role === 'gm' ? { player: seat } : {};
   const communicate = legal('communicate');
-  if (communicate && selected && (communicate.options.cards || []).includes(selected.id)) {
+  const giving = communicate ? (communicate.options.cards || []) : [];
+  if (giving.length) {
+    // Offered whether a card is picked or not: the card to discard is chosen here (the one
+    // picked in the hand, when it may go), the question beside it.
+    const give = selected && giving.includes(selected.id) ? selected.id
+      : giving.includes(ui.give) ? ui.give : giving[0];
+    const giveCard = handOf(view, seat).find((c) => c.id === give);
     out.push(html`<div class="cc-communicate">
+      <label for="cc-give">${t('colmena.give.label')}</label>
+      <select id="cc-give" data-testid="colmena-give" @change=${(e) => { ui.give = e.target.value; ui.selected = null; draw(); }}>${giving.map((id) => {
+        const c = handOf(view, seat).find((x) => x.id === id);
+        return html`<option value=${id} ?selected=${id === give}>${c ? cardName(c, lang) : id}</option>`;
+      })}</select>
       <label for="cc-ask">${t('colmena.ask.label')}</label>
       <select id="cc-ask" data-testid="colmena-ask" .value=${ui.ask} @change=${(e) => { ui.ask = e.target.value; }}>${askChoices(view, communicate)}</select>
       <button type="button" data-testid="colmena-communicate" @click=${() => {
-        const action = { do: 'communicate', card: selected.id, ...forSeat };
+        const action = { do: 'communicate', card: give, ...forSeat };
         if (ui.ask) { const [kind, icon] = ui.ask.split(':'); action.ask = { [kind]: icon }; }
         ui.ask = '';
         send(action);
-      }}>${t('colmena.communicate', { card: cardName(selected, lang) })}</button></div>`);
+      }}>${t('colmena.communicate', { card: giveCard ? cardName(giveCard, lang) : give })}</button></div>`);
   }
   if (legal('extra')) out.push(html`<button type="button" data-testid="colmena-extra" @click=${() => send({ do: 'extra', ...forSeat })}>${t('colmena.extra')}</button>`);
   if (legal('end_turn')) {
-    const label = view.awaiting.step === 'action' ? t('colmena.end_turn_none') : t('colmena.end_turn');
-    out.push(html`<button type="button" class="primary" data-testid="colmena-end-turn" @click=${() => send({ do: 'end_turn', ...forSeat })}>${label}</button>`);
+    // Ending without playing is offered, never the step's biggest button.
+    const none = view.awaiting.step === 'action';
+    const label = none ? t('colmena.end_turn_none') : t('colmena.end_turn');
+    out.push(html`<button type="button" class=${none ? '' : 'primary'} data-testid="colmena-end-turn" @click=${() => send({ do: 'end_turn', ...forSeat })}>${label}</button>`);
   }
   return out.length ? html`<div class="cc-actions row">${out}</div>` : nothing;
 }
@@ -338,14 +360,14 @@ function tableControls(view) {
 
 function onCell(view, at) {
   const a = view.awaiting;
-  if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }); return; }
+  if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }, 'board'); return; }
   const sel = ui.selected;
   if (!sel) return;
   if (a.step === 'first_task') {
-    send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) });
+    send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
     return;
   }
-  send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) });
+  send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
 }
 
 function boardPart(view) {
@@ -380,7 +402,7 @@ function boardPart(view) {
       <button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = ui.zoom === 3 ? 0 : Math.min(2, ui.zoom + 1); draw(); }}>+</button>
       <button type="button" data-testid="colmena-fit" @click=${() => { ui.zoom = -2; draw(); }}>${t('colmena.fit')}</button></div>`
     : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
-  return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${zoom}${board(view, {
+  return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${ui.explain && ui.explain.board ? explainLine() : nothing}${zoom}${board(view, {
     t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
     lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
   })}</section>`;
@@ -564,4 +586,11 @@ conn.connect(auth, (state) => {
   // A refusal's line stays until the table changes.
   if (ui.explain && before && state.seq !== before.seq) ui.explain = null;
   draw();
+  // A card to place (after «extra»): its lit cells are brought into view, once.
+  const v = state.view;
+  const seat = v && v.awaiting && actingSeat(v);
+  if (seat && v.awaiting.step === 'place' && legal('place') && ui.shownPlace !== state.seq) {
+    ui.shownPlace = state.seq;
+    showCells(cellsOf(v, seat, v.forced && v.forced.id), true);
+  }
 });
