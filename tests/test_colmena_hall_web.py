@@ -29,6 +29,15 @@ def act(game_id: int, action: dict) -> None:
     store.transact(game_id, "gm", lambda c: c.act(action, TEACHER, 0.0))
 
 
+def start(game_id: int) -> None:
+    """The teacher lays a table's first task (it is played from then on)."""
+    match = store.current(game_id)[0]
+    entry = next(e for e in match.legal(None) if e.do == "first_task")
+    seat, cards = next((int(s), c) for s, c in entry.options["cards"].items() if c)
+    act(game_id, {"do": "first_task", "player": seat, "card": cards[0]})
+    assert store.current(game_id)[0].state.board
+
+
 def play_to_the_end(game_id: int, seed: int, limit: int = 500) -> None:
     """The teacher plays a table to the end of its deck (every action from the legal list)."""
     rng = random.Random(seed)
@@ -67,9 +76,10 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     # The results: everyone with their table's score, the tables, the completed tasks by name.
     page = gm.get(f"/console/halls/{hall_id}/results?lang=es-ES").get_data(as_text=True)
     standings = page.split('data-testid="hall-standings"')[1].split("</table>")[0]
-    # Tables 1 and 2 played (table 2 ended at once); table 3 never started: not ranked.
-    assert all(name in standings for name in [*seated[0], *seated[1]])
-    assert not any(name in standings for name in seated[2])
+    # Table 1 played; table 2 was ended before its first task and table 3 never started:
+    # neither is played, so neither is ranked (C-A7).
+    assert all(name in standings for name in seated[0])
+    assert not any(name in standings for name in [*seated[1], *seated[2]])
     debrief = page.split('data-testid="hall-debrief"')
     assert len(debrief) == 4                                            # one per table
     for task in first.score()["completed"]:
@@ -90,20 +100,20 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     for task in first.score()["completed"]:
         assert first.deck.card(task["card"]).name in english
     # The standings CSV: a row per player of a table that played, with its total and its
-    # table's number; table 3 never started, so its players are not ranked (C-A7).
+    # table's number; the unplayed tables' players are not ranked (C-A7).
     csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv?lang=es").get_data(as_text=True)
     lines = csv.splitlines()
-    assert lines[0] == "Puesto,Nombre,Puntos,Mesa" and len(lines) == 9
+    assert lines[0] == "Puesto,Nombre,Puntos,Mesa" and len(lines) == 1 + len(seated[0])
     by_name = {line.split(",")[1]: (int(line.split(",")[2]), int(line.split(",")[3]))
                for line in lines[1:]}
-    for table, (players, total) in enumerate(zip(seated[:2], totals), start=1):
-        assert {by_name[name] for name in players} == {(total, table)}
+    assert {by_name[name] for name in seated[0]} == {(totals[0], 1)}
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=es").data))
     rows = [[c.value for c in row] for row in book.worksheets[1].iter_rows(min_row=2)]
     assert [row[:2] for row in rows] == [[1, "Mesa 1"], [1, "Mesa 2"], [1, "Mesa 3"]]
     assert rows[0][3] == "sí" and rows[2][3] == "no"
-    # The result in words, never a code word (issue 47): a tier's sentence.
-    assert rows[1][4] and "_" not in rows[1][4] and rows[2][4] is None
+    # The result in words, never a code word (issue 47): a tier's sentence; none for the
+    # tables not played.
+    assert rows[0][4] and "_" not in rows[0][4] and rows[1][4] is None and rows[2][4] is None
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert sorted(archive.namelist()) == ["1-1.json", "1-2.json", "1-3.json"]
     for name, total in zip(sorted(archive.namelist()), totals):
@@ -127,7 +137,8 @@ def test_a_class_makes_a_hall_of_its_students_present_with_a_solo_seat(app, gm):
         assert [len(p) for p in seated] == [3, 3, 1]                    # C-A3: 6 + the solo
         assert seated[-1] == ("Gala Pons",)                             # the last present
         assert "Hugo Saez" not in [n for table in seated for n in table]
-        for game in games:
+        for game in games:            # each table lays its first task (it is played), then ends
+            start(game["game_id"])
             act(game["game_id"], {"do": "end_game"})
     league = gm.get(f"/console/classes/{class_id}/league.json").json["league"]
     assert [g["name"] for g in league["games"]] == ["2.º A"]

@@ -429,7 +429,7 @@ def test_the_teachers_console_plays_for_the_active_player_and_undoes(colmena_ser
     screens.shot(phone, "phone-told-undo", full_page=False)
     seq = click_and_wait(gm, "colmena-redo", gm, seq)
     expect(phone.get_by_test_id("colmena-told")).to_have_text(re.compile(r"(volvió|ha vuelto) a hacer"))
-    expect(phone.get_by_test_id("colmena-told")).to_have_count(0, timeout=12_000)
+    expect(phone.get_by_test_id("colmena-told")).to_have_count(0, timeout=10_000)
     gm.get_by_test_id("colmena-end-game").click()
     expect(gm.get_by_test_id("colmena-confirm-yes")).to_be_visible()
     gm.get_by_test_id("colmena-confirm-no").click()

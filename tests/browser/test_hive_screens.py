@@ -230,6 +230,11 @@ def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_s
     axe_clean(gm, "console 1366x768")
     screens.shot(gm, "console-1366x768")
     gm.get_by_test_id("hive-end-result").select_option("black")
+    # Without a reason, the end is not sent: the form says what is missing (issue 47).
+    gm.get_by_test_id("hive-end-submit").click()
+    expect(gm.get_by_test_id("hive-end-missing")).to_have_text(
+        re.compile(r"Falta el motivo: escr"))
+    expect(gm.get_by_test_id("hive-status")).not_to_have_text(re.compile(r"Ganan"))
     # The teacher types the reason while a move arrives: the text, the focus and the caret stay.
     reason = gm.get_by_test_id("hive-end-reason")
     reason.click()

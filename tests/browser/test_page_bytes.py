@@ -21,8 +21,10 @@ except ImportError:         # the browser fixture skips, or fails under CI, and 
 
 SOCKET_IO = "/vendor/socket.io.min.js"
 # The team page's budget: its own code is the same size as a module graph as it was as
-# global scripts; what came with the modules is lit-html itself (docs/performance.md).
-TEAM_PAGE_BUDGET = 130_000
+# global scripts; what came with the modules is lit-html itself (docs/performance.md);
+# then 4 KB more for the pen two phones share (who typed last, one's covered words kept and
+# offered back, words not sent at time-up; issue 47).
+TEAM_PAGE_BUDGET = 134_000
 #: The bytes of the scripts each console page loaded as global scripts (live.js, charts.js
 #: and its own; main at 25ababa). Such a page as modules stays within 10 % of what it would
 #: weigh with them, whatever its HTML weighs today (docs/screens.md).
@@ -128,9 +130,11 @@ def test_bytes_each_page_loads(room, server, artifacts):
 # code (issue 45); then 3 KB more for both for the panel's and the requests' own styles
 # (static/css/seating.css) and the hall view's larger class code, and the hall
 # projector's 2 KB more for the door's QR code grown while the class comes in, and a single
-# game's projector 4 KB more for its own code shown until play starts (issue 45).
-HIVE_BUDGETS = {"phone": 142_000, "console": 154_000, "projector": 146_000,
-                "hall": 191_000, "hall_projector": 157_000}
+# game's projector 4 KB more for its own code shown until play starts (issue 45); then
+# 2 KB more for each screen and the hall's (a player's own hand first, the teacher's end refused
+# without a reason, said in the form; issue 47).
+HIVE_BUDGETS = {"phone": 144_000, "console": 156_000, "projector": 148_000,
+                "hall": 193_000, "hall_projector": 159_000}
 
 
 def test_bytes_each_hive_page_loads(make_room, artifacts, tmp_path):

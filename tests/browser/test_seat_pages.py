@@ -79,7 +79,10 @@ class Hall:
         if self.kind == "hive":
             white, black = self.games[0]["name"].split(" ", 1)[1].split(" – ")
             return [self.names.index(white), self.names.index(black)]
-        return [s["player"] for s in self.standings if s["table"] == 1]
+        # A table not played yet is in no standings (C-A7): its seats, from the game.
+        game = self.http.get(f"{self.server.url}/api/v1/games/{self.games[0]['game_id']}",
+                             timeout=10).json()["game"]
+        return [self.names.index(seat["name"]) for seat in game["teams"]]
 
     def resting(self) -> int:
         return next(s["player"] for s in self.standings if s.get("byes"))

@@ -135,8 +135,12 @@ class ColmenaHall(HallDefaults):
         completed = [{"card": row["card"], "name": {"es": deck.card(row["card"]).name_es,
                                                     "en": deck.card(row["card"]).name},
                       "points": row["points"]} for row in scored["completed"]]
+        # A table plays once its first task is on the board (C-S6); one rung off before
+        # that was never played: it has no score and no place (C-A6, C-A7).
+        played = bool(state.board)
         return {
             "players": list(state.players), "solo": state.solo, "started": match.seq > 0,
+            "played": played,
             "step": OVER if over else state.step, "turn": state.turn,
             "seat": seat, "seat_name": state.players[seat - 1] if seat else None,
             "total": scored["total"], "deck": len(state.deck), "board": len(state.board),
@@ -144,8 +148,8 @@ class ColmenaHall(HallDefaults):
             "hands": [len(hand) for hand in state.hands],
             "penalties": sum(isinstance(event, HandDiscarded) for event in state.history),
             "over": over, "ended_early": state.ended_early,
-            "tier": scored["tier"] if over else None,
-            "message": message_of(scored["tier"]) if over else None,
+            "tier": scored["tier"] if over and played else None,
+            "message": message_of(scored["tier"]) if over and played else None,
             "breakdown": scored if over else None,
         }
 
@@ -169,7 +173,8 @@ class ColmenaHall(HallDefaults):
                    "deck": summary["deck"], "board": summary["board"],
                    "over": summary["over"], "ended_early": summary["ended_early"],
                    "tier": summary["tier"], "message": summary["message"],
-                   "started": summary.get("started", True)}
+                   "started": summary.get("started", True),
+                   "played": summary.get("played", True)}
             if teacher:
                 row.update({key: summary[key] for key in (
                     "players", "step", "turn", "seat", "seat_name", "open", "hands",
@@ -187,7 +192,7 @@ class ColmenaHall(HallDefaults):
         (C-A7); a table that never started is not ranked."""
         rows = []
         for game, summary in self._tables(plan, summaries):
-            if not summary.get("started", True):
+            if not summary.get("played", True):
                 continue
             rows += [{"player": player, "points": summary["total"], "table": game["place"],
                       "over": summary["over"]} for player in game["players"]]
@@ -198,9 +203,9 @@ class ColmenaHall(HallDefaults):
 
     def bell(self, summary: dict) -> dict | None:
         """The teacher's action that ends a table still on at the bell (C-A6: C-E3's
-        ``end_game``, scored as it stands); None for a table already over, or one that
-        never started (nobody played there: it is not scored)."""
-        return None if summary["over"] or not summary.get("started", True) else {"do": "end_game"}
+        ``end_game``, scored as it stands, or, for a table whose first task was never
+        laid, ended unplayed: no score, no place); None for a table already over."""
+        return None if summary["over"] else {"do": "end_game"}
 
     def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
         """Per table, the tasks it completed, by name in the page's language, with the

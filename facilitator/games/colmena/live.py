@@ -43,5 +43,6 @@ class ColmenaLive(PlainLive, ColmenaMatch):
                 for n, name in enumerate(self.players, start=1)]
 
     def winner(self) -> str | None:
-        """A cooperative game: the table's result tier once it has ended."""
-        return self.score()["tier"] if self.over else None
+        """A cooperative game: the table's result tier once it has ended (none for a table
+        ended before its first task was laid: it was not played)."""
+        return self.score()["tier"] if self.over and self.state.board else None

@@ -143,11 +143,15 @@ def test_c_a8_a_summary_says_the_step_whose_turn_and_the_score_so_far():
 
 
 def test_c_a6_the_bell_ends_each_table_still_on_as_it_stands():
-    """C-A6: end_game at the bell, for the tables still on; a table that never started is
-    left as it is (nobody played there: it is not scored)."""
+    """C-A6: end_game at the bell, for the tables still on; a table whose first task was
+    never laid ends unplayed: no tier, no message."""
     plan, games, matches = _hall_of_three()
+    unplayed = matches.pop("1.3")
+    unplayed.play(HALL.bell(HALL.summary(unplayed)), Role.gm())
+    summary = HALL.summary(unplayed)
+    assert summary["over"] and not summary["played"] and summary["tier"] is None
+    assert summary["message"] is None and unplayed.winner() is None
     for key, match in matches.items():
-        assert HALL.bell(HALL.summary(match)) is None                  # not started
         _start(match)
         action = HALL.bell(HALL.summary(match))
         assert action == {"do": "end_game"}                            # C-E3
@@ -184,8 +188,8 @@ def test_c_a8_the_hall_views_show_no_hand_and_the_projector_no_name():
     """C-A8: no hand in either view, no name on the projector but who sits at a table not
     started yet (C-Q3), and none at all when the class keeps names off it."""
     plan, games, matches = _hall_of_three()
-    for match in matches.values():
-        match.play({"do": "end_game"}, Role.gm()) if match is matches["1.3"] else None
+    _start(matches["1.3"])
+    matches["1.3"].play({"do": "end_game"}, Role.gm())
     summaries = {key: HALL.summary(match) for key, match in matches.items()}
     teacher = HALL.view(plan, summaries, Role.gm(), [])
     room = HALL.view(plan, summaries, Role.watcher(), [])

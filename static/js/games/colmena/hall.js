@@ -57,12 +57,13 @@ function tableCard(table, game) {
     data-testid=${'hall-table-' + key} aria-labelledby=${'ch-title-' + key}>
     <header class="ch-head"><h3 id=${'ch-title-' + key}>${t('colmenahall.table', { n: num(table.place) })}${
       table.solo ? html`<span class="badge">${' ' + t('colmenahall.solo')}</span>` : ''}</h3>
-      <p class="ch-score"><span class="ch-points" data-testid=${'hall-score-' + key}>${num(table.total)}</span>
-        <span class="muted">${table.over ? t('colmenahall.total') : t('colmenahall.score')}</span></p></header>
+      <p class="ch-score"><span class="ch-points" data-testid=${'hall-score-' + key}>${table.played === false ? '—' : num(table.total)}</span>
+        <span class="muted">${table.played === false ? '' : table.over ? t('colmenahall.total') : t('colmenahall.score')}</span></p></header>
     <p class="ch-step" data-testid=${'hall-step-' + key}><strong>${t('colmenahall.step.' + table.step)}</strong>${
       table.over || !table.turn ? '' : ' · ' + t('colmenahall.turn', { n: num(table.turn) })}</p>
     ${who ? html`<p class="ch-who" data-testid=${'hall-who-' + key}>${who}</p>` : ''}
     ${table.over && table.tier ? html`<p class="ch-tier" data-testid=${'hall-tier-' + key}>${t('colmenahall.result.' + table.tier)}</p>` : ''}
+    ${table.over && table.played === false ? html`<p class="ch-tier" data-testid=${'hall-tier-' + key}>${t('colmenahall.unplayed')}</p>` : ''}
     ${wait ? html`<p class=${'ch-wait' + (wait.stuck ? ' stuck' : '')} data-testid=${'hall-wait-' + key}>${wait.text}${
       wait.stuck ? html`<span class="badge warn">${t('colmenahall.stuck')}</span>` : ''}</p>` : ''}
     <dl class="ch-facts">${fact(t('colmenahall.deck'), num(table.deck), 'hall-deck-' + key)}${

@@ -18,13 +18,17 @@ document.body.classList.add('ch-projector');
 
 function tile(table) {
   const key = table.key;
-  const words = said(table.over ? table.message : null, W.lang);
-  return html`<article class=${'ch-tile' + (table.over ? ' over tier-' + table.tier : table.players ? ' seated' : '')}
+  // A table not played yet has no score to show (not the −12 of an empty board); rung off
+  // unplayed, it says so.
+  const unplayed = table.played === false;
+  const words = table.over && unplayed ? { head: t('colmenahall.room.unplayed'), rest: '' }
+    : said(table.over ? table.message : null, W.lang);
+  return html`<article class=${'ch-tile' + (table.over ? ' over ' + (unplayed ? 'unplayed' : 'tier-' + table.tier) : table.players ? ' seated' : '')}
     data-testid=${'room-table-' + key} aria-labelledby=${'room-title-' + key}><div class="ch-tile-in">
     <h2 id=${'room-title-' + key}>${t('colmenahall.room.table', { n: num(table.place) })}${
       table.solo ? html`<span class="ch-solo">${' · ' + t('colmenahall.room.solo')}</span>` : ''}</h2>
-    <p class="ch-big"><span class="ch-num" data-testid=${'room-score-' + key}>${num(table.total)}</span>
-      <span class="ch-unit">${table.over ? t('colmenahall.room.points') : t('colmenahall.room.so_far')}</span></p>
+    <p class="ch-big"><span class="ch-num" data-testid=${'room-score-' + key}>${unplayed ? '—' : num(table.total)}</span>
+      ${unplayed ? '' : html`<span class="ch-unit">${table.over ? t('colmenahall.room.points') : t('colmenahall.room.so_far')}</span>`}</p>
     ${table.players ? html`<p class="ch-seated" data-testid=${'room-seated-' + key}>${table.players.join(' · ')}</p>` : ''}
     ${table.over
       ? html`<p class="ch-said" data-testid=${'room-tier-' + key}><strong class="ch-head">${words.head}</strong>${

@@ -95,9 +95,9 @@ function stuckLine(stuck) {
   return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
 }
 
-/* The teacher's undo or redo, said on every screen for a few seconds (C-Z8): the state
+/* The teacher's undo or redo, said on every screen for a few seconds: the state
  * that carries it says it once; a later state, or the time, takes it away. */
-const TOLD_MS = 8000;
+const TOLD_MS = 6000;
 function told(view) {
   const tl = view.told;
   if (!tl || tl.seq !== view.seq) return nothing;

@@ -71,6 +71,7 @@ export function start() {
   let explained = null;
   let codes = null;              // the teacher's codes: null (not asked), 'loading', or the answer
 
+  let reasonMissing = false;       // the teacher tried to end the game without a reason
   function explain(line) {
     explained = line;
     if (S) paint(S);
@@ -132,6 +133,15 @@ export function start() {
     const result = drafts['hive-end-result'] || 'draw';
     const submit = (e) => {
       e.preventDefault();
+      // Without a reason the end is not sent: the console says what is missing, here.
+      if (!(drafts['hive-end-reason'] || '').trim()) {
+        reasonMissing = true;
+        if (S) paint(S);
+        const field = document.getElementById('hive-end-reason');
+        if (field) field.focus();
+        return;
+      }
+      reasonMissing = false;
       send({ do: 'end', result: drafts['hive-end-result'] || 'draw', reason: drafts['hive-end-reason'] || '' }).then((ack) => {
         if (ack && ack.ok) drafts['hive-end-reason'] = '';
       });
@@ -146,7 +156,9 @@ export function start() {
           value=${r} ?selected=${r === result}>${r === 'draw' ? t('hive.result.draw') : t('hive.result.won', { side: who(state.view, r) })}</option>`)}</select>
         <label for="hive-end-reason">${t('hive.gm.reason')}</label>
         <input data-testid="hive-end-reason" id="hive-end-reason" maxlength="200" placeholder=${t('hive.gm.reason_hint')}
-          .value=${drafts['hive-end-reason'] || ''} @input=${keep('hive-end-reason')}>
+          aria-describedby=${reasonMissing ? 'hive-end-missing' : nothing} aria-invalid=${reasonMissing ? 'true' : nothing}
+          .value=${drafts['hive-end-reason'] || ''} @input=${(e) => { keep('hive-end-reason')(e); reasonMissing = false; }}>
+        ${reasonMissing ? html`<p class="hive-explain" id="hive-end-missing" role="alert" data-testid="hive-end-missing">${t('hive.gm.reason_missing')}</p>` : nothing}
         <button type="submit" class="bad" data-testid="hive-end-submit">${t('hive.gm.end_button')}</button></form>` : nothing}${
       seatingPanel(state, t, (n) => who(state.view, colourOfSeat(n)), () => { if (S) paint(S); })}${codeList(state.view)}</div>`;
   }
