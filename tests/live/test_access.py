@@ -102,6 +102,13 @@ class Matrix:
         # The GM's count of devices comes a moment after they connect: wait for it, so
         # that no message but those of the actions reaches the GM during the walk.
         self.gm.wait_for(lambda s: len(s["devices"]) == len(codes["teams"]))
+        # A later burst's count may still be on its way (each connection's, gathered a
+        # moment): the walk starts once no message has come for a while (bounded).
+        import time
+        heard, deadline = -1, time.monotonic() + 5
+        while len(self.gm.states) != heard and time.monotonic() < deadline:
+            heard = len(self.gm.states)
+            time.sleep(0.7)
         self.game = replay(fetch_record(server, http, self.game_id))
         self.cells = {"ok": 0, "refused": 0}
         self.failures: list[str] = []

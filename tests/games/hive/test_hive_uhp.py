@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 from hive_cases import ROOT
 
 from facilitator.games.hive.uhp import Engine, main
@@ -231,9 +230,8 @@ def test_perft_and_bestmove_answer_within_the_engines_time():
     assert time.monotonic() - started < 3 and best[-1] == "ok" and best[0].startswith("w"), best
 
 
-@pytest.mark.slow          # a thousand lines, searches among them: CI's run, not everyday's
-def test_a_thousand_malformed_lines_each_get_an_answer_and_the_engine_goes_on():
-    """Issue 46, items 3 and 6: seeded random lines, the engine's own commands with
+def test_malformed_lines_each_get_an_answer_and_the_engine_goes_on():
+    """Issue 46, items 3 and 6: 400 seeded random lines, the engine's own commands with
     arguments broken every way (digits of other scripts, control characters, huge
     numbers, half GameStrings, unknown options), each answered (but a blank line and
     ``exit``): lines that end in ``ok``
@@ -249,7 +247,7 @@ def test_a_thousand_malformed_lines_each_get_an_answer_and_the_engine_goes_on():
             "Base+X", "BotDepth", "BotDepth 99", "BotDepth ²", "00:00:00.1", "00:00:99",
             "99:99:99", "💥", "wS1 wS1", "\ufeffwS1", "wq", "bQ -wS1", ";;;", "%s%n"]
     engine = Engine()
-    for _ in range(1000):
+    for _ in range(400):
         command = rng.choice(commands)
         if command in ("bestmove time",):
             line = f"bestmove time 00:00:00.{rng.randint(0, 2)}"
