@@ -35,6 +35,7 @@ The store and the live layer know a game only through these and its kind's
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -545,7 +546,6 @@ class KindDefaults:
                read_beside=None) -> str:
         """The results as JSON or the record written again; the CSV tables of its
         downloads (``table``: the one named so, ``both``: all)."""
-        import json
         match = self.replay(record, read_beside)
         if fmt == "record":
             again = match.record()

@@ -19,6 +19,12 @@ def setup_kind() -> str:
     the first game of the registry that declares that form its own (``setup_form``)."""
     return next(name for name in names() if kind(name).setup_form)
 
+
+def setup_teams():
+    """The set-up game's ``teams`` (``protocol.Teams``): how the set-up form, the API and a
+    class's page make its teams."""
+    return kind(setup_kind()).teams
+
 _BANK_IMAGE = re.compile(r'src="image:([^"]+)"')
 
 
@@ -180,7 +186,7 @@ def import_record(record: dict, name: str) -> int:
     settings, content = found.stored(match)
     if found.content_key == "questions":
         content = [_sanitised(q) for q in content]
-    return store.import_record(record, name, content)
+    return store.import_record(record, name, content, match)
 
 
 def _sanitised(question: dict) -> dict:

@@ -130,14 +130,15 @@ class GameMaking:
             session.add(JoinCodeRow(code=code, game_id=row.id, team=seat))
         return row.id, row.public_id, row.watch_code, stored_settings, row.content, match.live
 
-    def import_record(self, record: dict, name: str, content=None) -> int:
+    def import_record(self, record: dict, name: str, content=None, match=None) -> int:
         """Store a replayable record as a game, every action included; ``content``: its
-        content as it is to be stored (sanitised), else the record's."""
+        content as it is to be stored (sanitised), else the record's; ``match``: the
+        record already replayed by the caller (not replayed again)."""
         check_record_length(record)
         _refuse_control_characters(record.get("actions") if isinstance(record, dict) else None,
                                    "actions")
         found = kind_of(record)
-        match = found.replay(record)
+        match = match if match is not None else found.replay(record)
         settings, stored = found.stored(match)
         game_id = self.create_game(found.name, name, settings,
                                    content if content is not None else stored)

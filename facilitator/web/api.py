@@ -6,17 +6,12 @@ import random
 
 from flask import Blueprint, jsonify, request
 
-from ..games import Refusal, is_unicode, kind
-from ..services.games import setup_kind
+from ..games import Refusal, is_unicode
+from ..services.games import setup_teams
 from ..classes.roster import roster_names
 from .auth import gm_required, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-def _teams():
-    """The teams of the set-up game, whose form these helpers serve."""
-    return kind(setup_kind()).teams
 
 
 @bp.get("/propose")
@@ -27,7 +22,7 @@ def propose():
     if not (students.isascii() and students.isdecimal()) or len(students) > 4:
         return jsonify(error="format", message="give the number of students"), 400
     try:
-        return jsonify(sizes=_teams().propose(int(students)))
+        return jsonify(sizes=setup_teams().propose(int(students)))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)
 
@@ -39,7 +34,7 @@ def check_settings():
     data = read_json()
     settings = data.get("settings") if isinstance(data, dict) else None
     try:
-        _teams().check(settings)
+        setup_teams().check(settings)
     except Refusal as refusal:
         return jsonify(ok=False, error=refusal.rule, message=refusal.message)
     return jsonify(ok=True)
@@ -50,7 +45,7 @@ def check_settings():
 def team_problems_route():
     """What keeps teams of ``{"sizes": [...], "max_members": N}`` from starting a game:
     ``{"ok": true, "problems": [{"rule", "what", ...}]}`` (the game's own check)."""
-    teams = _teams()
+    teams = setup_teams()
     data = read_json()
     sizes = data.get("sizes") if isinstance(data, dict) else None
     most = data.get("max_members", teams.default_max_members) if isinstance(data, dict) \
@@ -76,7 +71,7 @@ def deal():
         return jsonify(error="format", message="send names (text) and sizes (numbers)"), 400
     try:
         # Namesakes told apart ("Ana García (2)"): a spokesperson's name names one student.
-        return jsonify(teams=_teams().deal(roster_names([" ".join(n.split()) for n in names]),
+        return jsonify(teams=setup_teams().deal(roster_names([" ".join(n.split()) for n in names]),
                                            sizes, random.SystemRandom()))
     except Refusal as refusal:
         return jsonify(error=refusal.rule, message=refusal.message)

@@ -49,7 +49,7 @@ from ..store.tokens import (DEFAULT_LIFETIME, LIFETIMES, MAX_LABEL, issue_token,
 from .api import names_ok
 from .auth import API_V1_PREFIX, gm_required, read_json
 from ..services.banks import MAX_NAME, default_bank_name
-from ..services.games import create_from_setup, setup_kind
+from ..services.games import create_from_setup, setup_kind, setup_teams
 from .banks import banks_listing, export_response, import_bank, upload_filename
 from .console import broken_or_none, delete_any_game, games_listing
 from .links import public_base, team_links
@@ -397,7 +397,7 @@ def create_game():
     settings = data.get("settings")
     if not isinstance(settings, dict) or "teams" in settings:
         try:        # the game's check first, before the class list is dealt
-            _teams().check(settings)
+            setup_teams().check(settings)
         except Refusal as refusal:
             return refused(refusal, "settings")
     roster = None
@@ -420,11 +420,6 @@ def create_game():
     return response, 201
 
 
-def _teams():
-    """The teams of the set-up game (what the API's games are made of)."""
-    return kind(setup_kind()).teams
-
-
 def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
     """The settings and the class list (``roster``: names per team) of a game.
 
@@ -444,7 +439,7 @@ def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
         if not names_ok(given):
             raise Refusal("format", "class_list: at most 500 names, each 1 to 100 characters")
         names = [n.strip() for n in given]
-        teams = _teams()
+        teams = setup_teams()
         if "teams" in settings:
             sizes = teams.sizes(settings)
         else:
@@ -461,7 +456,7 @@ def class_list(settings: dict, given: object) -> tuple[dict, list[list[str]]]:
         if "teams" not in settings:
             return {**settings, "teams": [{"name": default[i], "members": len(team)}
                                           for i, team in enumerate(roster)]}, roster
-        _teams().check_roster(settings, roster)
+        setup_teams().check_roster(settings, roster)
         return settings, roster
     if all(isinstance(item, dict) for item in given):
         if "teams" in settings:

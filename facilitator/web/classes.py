@@ -14,14 +14,14 @@ from flask import (Blueprint, Response, abort, current_app, g, jsonify, redirect
 
 from ..classes import SCHEMES, league, parse_class_list, participation
 from ..classes.roster import check_student, duplicate_names
-from ..games import Refusal, kind
+from ..games import Refusal
 from ..extensions import database, store
 from ..store import classes as stored
 from ..store.banks import bank_questions, coverage, list_banks
 from .downloads import attachment
 from .auth import gm_required, read_json
 from ..classes.summaries import read_questions, summaries
-from ..services.games import create_class_game, setup_defaults, setup_kind
+from ..services.games import create_class_game, setup_defaults, setup_teams
 
 bp = Blueprint("classes", __name__, url_prefix="/console/classes")
 
@@ -251,7 +251,7 @@ def deal(class_id: int):
     present = _present(klass, data.get("present"))
     if present is None:
         return _refused("format", "present must list student ids of this class, once each")
-    rules = kind(setup_kind()).teams
+    rules = setup_teams()
     teams, max_members = data.get("teams"), data.get("max_members", rules.default_max_members)
     if teams is not None and (not isinstance(teams, int) or isinstance(teams, bool)):
         return _refused("format", "teams is a number")

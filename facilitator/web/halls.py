@@ -117,11 +117,10 @@ def _result_words(kind_name: str, result: str | None, lang: str) -> str:
     return result
 
 
-def _game_lines(hall_id: int, lang: str | None = None) -> list[dict]:
+def _game_lines(hall_id: int, kind_name: str = "", lang: str | None = None) -> list[dict]:
     """Each game of the hall with its players and result, as the exports list them (the
-    result in ``lang``'s words when given)."""
+    result in ``lang``'s words, as the hall's kind ``kind_name`` words it, when given)."""
     lines = []
-    kind_name = (halls().hall(hall_id) or {}).get("kind", "")
     for game in halls().games_of(hall_id):
         match, row = store.current(game["game_id"])
         seats = match.seats()
@@ -160,7 +159,7 @@ def export(hall_id: int, what: str):
         body = standings_csv(found, halls().standings(hall_id), lang, columns)
         mimetype = "text/csv; charset=utf-8"
     elif what == "hall.xlsx":
-        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id, lang), lang,
+        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id, found["kind"], lang), lang,
                          columns)
         mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:

@@ -87,7 +87,7 @@ def download(game_id: int, file: str):
     if file not in found.downloads:
         abort(404)
     word, body = found.download(match, file, getattr(g, "lang", "es"))
-    stem, _, extension = file.rpartition(".")
+    extension = file.rpartition(".")[2]
     mimetype = found.downloads[file]
     if isinstance(body, str):
         mimetype += "; charset=utf-8"
@@ -150,12 +150,13 @@ def upload_record():
     try:
         record = _uploaded_record(data.decode("utf-8-sig"))
         check_record_length(record)
-        # A record of no game's format: the set-up game's refusal says what is missing.
+        # A record of no game's format: the set-up game's refusal says what is missing
+        # (import_record replays it before anything is stored).
         found = kind_of_record(record) or kind(setup_kind())
-        over = found.replay(record).over
         fallback = (upload.filename or found.name).rsplit(".", 1)[0][:MAX_NAME]
         game_id = import_record(record, name=record.get("name") or
                                 (fallback if is_unicode(fallback) else found.name))
+        over = store.current(game_id)[0].over        # held since it was stored
     except UnicodeDecodeError:
         return render_template("results/upload_error.html", error="results.upload_encoding",
                                detail=""), 400

@@ -319,9 +319,10 @@ class PartidaMatch(MatchDefaults):
         """What ``audience``'s screen shows of the game (R-V1: a team sees its own hand,
         the projector no secret), without the clock (``screen`` adds it at a time)."""
         state = self.game.state
-        public = public_view(state, standings(state))
+        ranked = standings(state)
+        public = public_view(state, ranked)
         if audience.kind == GM:
-            return gm_view(state, public, standings(state))
+            return gm_view(state, public, ranked)
         if audience.kind == SEAT:
             return team_view(state, audience.seat, public)
         return public
@@ -391,7 +392,7 @@ class PartidaMatch(MatchDefaults):
         """Each team's rank and score (R-P4) with its class list, and who spoke for a team:
         a spokesperson (R-U7) or a representative (R-U9), once per turn so far."""
         game, state = self.game, self.game.state
-        standings = {r["team"]: r for r in game.standings()}
+        ranked = {r["team"]: r for r in game.standings()}
         roster = game.settings.extra.get("roster") or []
         turns = list(state.history)
         if state.turn is not None and not state.over:
@@ -404,8 +405,8 @@ class PartidaMatch(MatchDefaults):
                 for team, name in (entry.get(key) or {}).items():
                     voices[said].append((int(team), name))
         return {"over": state.over, "voices": voices, "teams": [
-            {"team": t.number, "name": t.name, "rank": standings[t.number]["rank"],
-             "score": float(standings[t.number]["score"]),
+            {"team": t.number, "name": t.name, "rank": ranked[t.number]["rank"],
+             "score": float(ranked[t.number]["score"]),
              "roster": list(roster[t.number - 1]) if len(roster) >= t.number
              and isinstance(roster[t.number - 1], list) else []}
             for t in state.teams]}
