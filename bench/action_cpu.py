@@ -163,7 +163,7 @@ def run(args, url: str) -> None:
         connect_us.append(1e6 * (time.process_time() - began) / len(screens))
         # A process that has just started knows no game: every first screen loads it.
         live.store.forget()
-        live._snapshots.clear()
+        live._snapshots.forget()
         began = time.process_time()
         for audience in screens:
             live.snapshot_for(audience)

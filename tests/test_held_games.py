@@ -6,6 +6,8 @@ committed; what must hold is that no screen is ever sent a state older than the
 database's: not while a change is being stored, not after a write of the game's row
 outside an action (the answer shown, a device removed), not after a refusal.
 """
+import time
+
 import pytest
 from sqlalchemy import event
 
@@ -14,6 +16,7 @@ from rulebook import bank
 from facilitator.games.partida import Refusal
 from facilitator.extensions import database, socketio, store
 from facilitator.live.audience import GM, PROJECTOR, TEAM, Audience
+from facilitator.store import kept
 
 SETTINGS = {"teams": [{"name": f"Equipo {n}", "members": 4} for n in range(1, 5)]}
 DECLARE = {"do": "declare", "mode": "normal"}
@@ -109,7 +112,6 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
         app, monkeypatch):
     # Several processes: another one may have changed the game meanwhile. It says so by
     # broadcasting to the game's rooms, which this process hears (``hear_changes``).
-    from facilitator.live import screens as service
     live = app.extensions["facilitator_live"]
     game_id = _game(app)
     live.snapshot_for(Audience(GM, game_id))
@@ -130,7 +132,8 @@ def test_with_a_message_queue_a_screen_reads_the_row_unless_nothing_was_heard_si
     assert asked_for(Audience(TEAM, game_id, 3)) == 0
     live.heard_change(game_id + 1)                        # another game: nothing to read
     assert asked_for(Audience(TEAM, game_id, 4)) == 0
-    monkeypatch.setattr(service, "HEARD_TRUST_SECONDS", 0.0)
+    later = time.monotonic() + kept.KEPT["games read"].seconds
+    monkeypatch.setattr(kept, "clock", lambda: later)
     assert asked_for(Audience(PROJECTOR, game_id)) >= 1    # trusted a short while only
 
 

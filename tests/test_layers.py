@@ -248,3 +248,17 @@ def test_no_query_outside_the_store():
                  for line, name in imported(path)
                  if name.split(".")[0] == "sqlalchemy" or name == "facilitator.store.models"]
     assert offenders == [], offenders
+
+
+def test_every_cache_of_the_store_is_a_kept_one_named_in_one_place():
+    """facilitator/store/kept.py: each cache named in KEPT is made, as a ``Kept``, in the
+    module KEPT says keeps it, and no ``Kept`` is made under a name KEPT does not have."""
+    from facilitator.store.kept import KEPT
+    package = PACKAGE
+    made: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        for name in re.findall(r'\bKept\("([^"]+)"', path.read_text(encoding="utf-8")):
+            made.setdefault(name, set()).add(path.relative_to(package).as_posix())
+    assert set(made) == set(KEPT)
+    for name, freshness in KEPT.items():
+        assert freshness.where in made[name], (name, made[name])

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select, update
 
 from facilitator import create_app
-from facilitator.store import sessions
+from facilitator.store import kept, sessions
 from facilitator.store.models import ConsoleSession, utcnow
 
 PASSWORD = "contraseña-de-prueba"
@@ -171,7 +171,7 @@ def test_a_session_expires_after_its_hours(database_url, monkeypatch):
     from facilitator.extensions import database
     with database.session() as session:      # half an hour later...
         session.execute(update(ConsoleSession).values(expires_at=utcnow() - timedelta(seconds=1)))
-    monkeypatch.setattr(sessions, "_clock", lambda: 1e12)     # ...and the cache's seconds too
+    monkeypatch.setattr(kept, "clock", lambda: 1e12)     # ...and the cache's seconds too
     assert not opens_console(gm)
 
 
@@ -225,7 +225,7 @@ def test_positive_answers_are_remembered_a_few_seconds_at_most(database_url, mon
     make_app(database_url)
     from facilitator.extensions import database
     now = [1000.0]
-    monkeypatch.setattr(sessions, "_clock", lambda: now[0])
+    monkeypatch.setattr(kept, "clock", lambda: now[0])
     secret = sessions.open_session(database, 12)
     assert sessions.session_is_valid(database, secret)
     with database.session() as session:
@@ -275,7 +275,7 @@ def test_a_console_in_use_is_kept_remembered_and_a_logout_elsewhere_still_counts
     make_app(database_url)
     from facilitator.extensions import database
     now = [1000.0]
-    monkeypatch.setattr(sessions, "_clock", lambda: now[0])
+    monkeypatch.setattr(kept, "clock", lambda: now[0])
     in_use, ended_elsewhere, ended_here = (sessions.open_session(database, 12)
                                            for _ in range(3))
     for secret in (in_use, ended_elsewhere, ended_here):

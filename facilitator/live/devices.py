@@ -93,8 +93,8 @@ class GameDevices:
     def forget_game(self, game_id: int) -> None:
         """Drop every cache of a deleted game in this process: snapshots, the devices the
         GMs were sent, presence entries, drafts, what the store holds."""
-        self._snapshots.pop(game_id, None)
-        self._read_after.pop(game_id, None)
+        self._snapshots.forget(game_id)
+        self._read_after.forget(game_id)
         for key in [k for k in self._drafts if k[0] == game_id]:
             self._drafts.pop(key, None)
         with self._reading_guard:

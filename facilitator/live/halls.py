@@ -16,6 +16,7 @@ import threading
 
 from ..games import Refusal, Role
 from ..store.halls import Halls
+from ..store.kept import Kept
 from . import rooms
 from .audience import GM, Audience
 from .seats import open_asks
@@ -38,7 +39,7 @@ class LiveHalls:
         # The only process (no message queue) changes a hall only through ``act``: it keeps
         # each hall's row and its games' list read once (``_read``), their rows as held.
         self._sole = sole
-        self._read_once: dict[int, tuple[dict, list[dict]]] = {}
+        self._read_once = Kept("hall reads")     # hall id → (hall, its games)
         self._due: set[int] = set()      # halls whose screens are being sent their views
         self._again: set[int] = set()    # ... and changed meanwhile: once more after
         self._lock = threading.Lock()
@@ -96,12 +97,12 @@ class LiveHalls:
         as this process holds its row. None when there is no such hall."""
         if not self._sole():
             return self.halls.read(hall_id)
-        kept = self._read_once.get(hall_id)
+        kept = self._read_once.get(hall_id, default=None)
         if kept is None:
             kept = self.halls.read(hall_id)
             if kept is None:
                 return None
-            self._read_once[hall_id] = kept
+            self._read_once.put(hall_id, kept)
         hall, games = kept
         fresh = []
         for game in games:
@@ -117,9 +118,8 @@ class LiveHalls:
     def forget(self, hall_id: int | None = None, game_id: int | None = None) -> None:
         """Read hall ``hall_id`` (or the hall of game ``game_id``) again before its next
         message: it changed otherwise than through its games' actions."""
-        for kept_id, (_hall, games) in list(self._read_once.items()):
-            if kept_id == hall_id or any(g["game_id"] == game_id for g in games):
-                self._read_once.pop(kept_id, None)
+        self._read_once.forget_where(lambda kept_id, kept: kept_id == hall_id or any(
+            g["game_id"] == game_id for g in kept[1]))
 
     def changed(self, hall_id: int) -> None:
         """A game of hall ``hall_id`` changed (its own screens were just sent theirs): the

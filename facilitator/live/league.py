@@ -15,17 +15,17 @@ classes: the live layer adds this to the messages of a class game's screens.
 from __future__ import annotations
 
 import threading
-import time
 
 from ..classes.league import league_payload
 from ..store import classes as stored
+from ..store.kept import KEPT, MISSING, Kept
 
 #: Seconds a class game's link (shown or not, names or not) is taken as read: a burst of
 #: connections asks the database once. The GM's own changes forget it at once.
-INFO_SECONDS = 2.0
+INFO_SECONDS = KEPT["class links"].seconds
 
 #: Seconds a computed league is reused for the same game at the same seq.
-LEAGUE_SECONDS = 10.0
+LEAGUE_SECONDS = KEPT["class leagues"].seconds
 
 def league_time(match) -> bool:
     """Whether the league may be on the projector: before the game's first action, or
@@ -39,8 +39,9 @@ class ClassScreens:
     def __init__(self, store):
         self.store = store
         self.database = store.database
-        self._info: dict[int, tuple[float, dict | None]] = {}     # game id → (read at, info)
-        self._leagues: dict[int, tuple[tuple, float, dict]] = {}  # game id → (key, at, league)
+        self._classless = Kept("games without a class")
+        self._info = Kept("class links")
+        self._leagues = Kept("class leagues")
         self._lock = threading.Lock()
         self._reading: dict[int, threading.Lock] = {}                # game id → its read
 
@@ -53,40 +54,39 @@ class ClassScreens:
         A game never gains a class after it is made (the link is written before anyone
         opens it), so "no class" is remembered until the game is forgotten; a class
         game's link is read again after INFO_SECONDS (another process may change it)."""
-        now = time.monotonic()
+        if game_id in self._classless:
+            return None
         with self._lock:
-            cached = self._info.get(game_id)
+            if len(self._reading) > 4096:       # games this process no longer serves
+                self._reading = {k: v for k, v in self._reading.items() if k in self._info}
             reading = self._reading.setdefault(game_id, threading.Lock())
-        if cached is not None and (cached[1] is None or now - cached[0] < INFO_SECONDS):
-            return cached[1]
+        found = self._info.get(game_id)
+        if found is not MISSING:
+            return found
         # When a process restarts, a game's ten screens come back at once: one of them
         # reads the link, the others wait for it and take what it read.
         with reading:
-            with self._lock:
-                cached = self._info.get(game_id)
-            if cached is not None and (cached[1] is None or now - cached[0] < INFO_SECONDS):
-                return cached[1]
-            return self._read_info(game_id, now)
+            found = self._info.get(game_id)
+            if found is not MISSING:
+                return found
+            return self._read_info(game_id)
 
-    def _read_info(self, game_id: int, now: float) -> dict | None:
+    def _read_info(self, game_id: int) -> dict | None:
         link = stored.game_class(self.database, game_id)
-        info = None if link is None else {
+        if link is None:
+            self._classless.put(game_id, True)
+            return None
+        return self._info.put(game_id, {
             "class_id": link["class_id"], "lineup": link["lineup"],
             "league_shown": bool(link["league_shown"]),
-            "projector_names": link["projector_names"]}
-        with self._lock:
-            self._info[game_id] = (now, info)
-            if len(self._info) > 4096:          # games this process no longer serves
-                for old in sorted(self._info, key=lambda k: self._info[k][0])[:1024]:
-                    self._info.pop(old, None)
-                    self._reading.pop(old, None)
-        return info
+            "projector_names": link["projector_names"]})
 
     def forget(self, game_id: int) -> None:
         """Read the game's class link (and its league) afresh next time."""
+        self._classless.forget(game_id)
+        self._info.forget(game_id)
+        self._leagues.forget(game_id)
         with self._lock:
-            self._info.pop(game_id, None)
-            self._leagues.pop(game_id, None)
             self._reading.pop(game_id, None)
 
     def league(self, game, game_id: int, info: dict) -> tuple[float, dict] | None:
@@ -94,21 +94,18 @@ class ClassScreens:
         once per :data:`LEAGUE_SECONDS` for one seq); None if the class is gone.
 
         Loads the class's games: never call it while holding a game's lock."""
-        key = (game.seq, game.over, info["projector_names"])
-        now = time.monotonic()
-        with self._lock:
-            cached = self._leagues.get(game_id)
-        if cached is not None and cached[0] == key and now - cached[1] < LEAGUE_SECONDS:
-            return cached[1], cached[2]
+        stamp = (game.seq, game.over, info["projector_names"])
+        payload = self._leagues.get(game_id, stamp)
+        if payload is not MISSING:
+            return self._leagues.read_at(game_id), payload
         klass = stored.get_class(self.database, info["class_id"])
         if klass is None:
             return None
         from ..classes.summaries import summaries
         summaries = summaries(self.database, self.store, info["class_id"])
-        payload = league_payload(klass, summaries, game, info["lineup"])
-        with self._lock:
-            self._leagues[game_id] = (key, now, payload)
-        return now, payload
+        payload = self._leagues.put(game_id, league_payload(klass, summaries, game,
+                                                            info["lineup"]), stamp)
+        return self._leagues.read_at(game_id), payload
 
     # -- the messages --------------------------------------------------------------------
 

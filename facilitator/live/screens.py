@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from socketio.pubsub_manager import PubSubManager
 
 from ..games import Refusal
+from ..store import kept
+from ..store.kept import KEPT, MISSING
 from . import rooms
 from .audience import GM, PROJECTOR, TABLE as TABLE_SCREEN, Audience, audience_of
 from .league import ClassScreens
@@ -28,7 +29,7 @@ DEVICES_MAX_WAIT = 2.0
 #: With several processes, how long a game this process read is taken as current while
 #: no other process announced a change of it (``_loaded``). Bounds what a lost Redis
 #: message could cost: a screen connecting later than this reads the database.
-HEARD_TRUST_SECONDS = 5.0
+HEARD_TRUST_SECONDS = KEPT["games read"].seconds
 
 
 class GameScreens:
@@ -64,7 +65,7 @@ class GameScreens:
             def current():
                 return self.store.held(game_id)
         else:
-            heard, asked = self._heard.get(game_id, 0), time.monotonic()
+            heard, asked = self._heard.get(game_id, 0), kept.clock()
 
             def current():
                 return self._trusted(game_id, heard, asked)
@@ -80,7 +81,8 @@ class GameScreens:
                 return held
             loaded = self.store.current(game_id)
             if loaded is not None and not sole:
-                self._read_after[game_id] = (heard, asked)  # counted before the read began
+                # Stamped with the changes counted before the read began.
+                self._read_after.put(game_id, True, heard, at=asked)
             return loaded
 
     def _trusted(self, game_id: int, heard: int, asked: float):
@@ -88,8 +90,7 @@ class GameScreens:
         screen that asked at ``asked``, when ``heard`` changes of it had been heard: it
         was read when as many had been heard, HEARD_TRUST_SECONDS ago at the most.
         Else None."""
-        read = self._read_after.get(game_id)
-        if read is None or read[0] != heard or asked - read[1] >= HEARD_TRUST_SECONDS:
+        if self._read_after.get(game_id, heard) is MISSING:
             return None
         return self.store.held(game_id)
 
@@ -130,8 +131,8 @@ class GameScreens:
         either every change goes through this process (no message queue) or, with several
         processes, one light query of the game row's ``seq`` says so. When unsure: False,
         and the caller loads."""
-        entry = self._snapshots.get(game_id)
-        if (not isinstance(seq, int) or entry is None or entry[0][0] != seq
+        stamp = self._snapshots.stamp(game_id)
+        if (not isinstance(seq, int) or stamp is MISSING or stamp[0] != seq
                 or self.store.held_seq(game_id) != seq):
             return False
         if self.sole_process:
@@ -163,20 +164,20 @@ class GameScreens:
         return out
 
     def _remember(self, match, row, messages, overlay=None) -> None:
-        self._snapshots[row.id] = ((match.seq, row.version) + ClassScreens.key(overlay),
-                                   {(a.role, a.team): m for a, m in messages})
+        self._snapshots.put(row.id, {(a.role, a.team): m for a, m in messages},
+                            (match.seq, row.version) + ClassScreens.key(overlay))
 
     def _from_cache(self, match, row, audience: Audience, info: tuple | None = None) -> dict:
-        cache = self._snapshots
-        entry = cache.get(row.id)
         now = self.clock()
         overlay = self.classes.overlay(match, row.id)       # None without a class
-        key = (match.seq, row.version) + ClassScreens.key(overlay)
-        if entry is None or entry[0] != key:
+        stamp = (match.seq, row.version) + ClassScreens.key(overlay)
+        messages = self._snapshots.get(row.id, stamp)
+        if messages is MISSING:
             devices = info or self.presence.device_info(row.id)
-            self._remember(match, row, self._messages(match, row, devices, now, overlay), overlay)
-            entry = cache[row.id]
-        message = entry[1].get((audience.role, audience.team))
+            messages = {(a.role, a.team): m
+                        for a, m in self._messages(match, row, devices, now, overlay)}
+            self._snapshots.put(row.id, messages, stamp)
+        message = messages.get((audience.role, audience.team))
         if message is None:
             raise Refusal("not_found", "this game has no such screen")
         message = {**message, "now": int(now * 1000), **match.timely(now)}

@@ -17,6 +17,7 @@ from ..games.protocol import TABLE, Role
 from ..store import classes as stored_classes
 from ..store.games import Change, GameStore
 from ..store.halls import Halls
+from ..store.kept import Kept
 from . import rooms
 from .audience import TEAM, Audience, audience_of, role_of  # noqa: F401  (audience_of: imported from here)
 from .consoles import ConsoleConnections
@@ -41,7 +42,7 @@ class LiveGames(GameScreens, GameDevices):
         self.socketio = socketio
         self.presence = presence
         self.clock = clock                           # the time actions are given
-        self._snapshots: dict[int, tuple] = {}       # game id → (cache key, messages)
+        self._snapshots = Kept("screens")            # game id → every audience's message
         self._behind: set[int] = set()               # games catch_up found behind once
         self._connect_seqs: dict[str, int] = {}      # connection → seq of its first state
         self._devices_due: dict[int, int] = {}       # game → changes since its count was due
@@ -51,7 +52,7 @@ class LiveGames(GameScreens, GameDevices):
         # Several processes: changes of each game heard from the others, and how many had
         # been heard (and when) as this process last read it (``_loaded``).
         self._heard: dict[int, int] = {}
-        self._read_after: dict[int, tuple[int, float]] = {}
+        self._read_after = Kept("games read")
         self._reading: dict[int, threading.Lock] = {}  # game → held while one screen reads it
         self._reading_guard = threading.Lock()
         self._drafts: dict[tuple[int, int], dict] = {}   # (game, seat) → last draft relayed

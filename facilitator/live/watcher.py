@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 
+from ..store.kept import KEPT
+
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 #: How often the database is asked even when this process knows of no deadline due:
 #: a clock started through another process that died meanwhile is still ended.
-SAFETY_SECONDS = 1.0
+SAFETY_SECONDS = KEPT["clock deadlines"].seconds
 #: How often a process with a message queue looks for games whose committed state no
 #: broadcast carried (the process that committed died first: LiveGames.catch_up).
 CATCH_UP_SECONDS = 2.0

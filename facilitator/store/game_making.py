@@ -158,7 +158,7 @@ class GameMaking:
             # No empty game left behind: the record is stored whole or not at all.
             self.delete_game(game_id)
             raise
-        held = self._held.get(game_id)
+        held = self._held.get(game_id, default=None)
         if held is not None:
             held.budget = None           # counted again, with the record's actions
         return game_id

@@ -135,7 +135,7 @@ class GameRows:
 
     def kind_of(self, game_id: int) -> str | None:
         """Which game ``game_id`` is, or None."""
-        held = self._held.get(game_id)
+        held = self._held.get(game_id, default=None)
         if held is not None:
             return held.match.kind
         with self.database.read() as connection:

@@ -35,6 +35,7 @@ from .database import INTEGRITY_ERRORS, Database
 from .deadlines import Deadlines
 from .game_making import GameMaking, _refuse_control_characters
 from .game_rows import GameRows
+from .kept import MISSING, Kept
 from .models import ActionRow, GameRow, LiveRow, utcnow
 from .names import GameNames
 
@@ -43,14 +44,18 @@ from .codes import normalise_code  # noqa: E402,F401
 from .game_making import SCREEN_CODE, kind_of  # noqa: E402,F401
 from .game_rows import BROKEN_ERRORS, GameRef  # noqa: E402,F401
 
-#: How many of a game's latest actions this process keeps the screens' state of: an
-#: undo puts back what the screens showed before the action it takes back, mostly a
-#: recent one.
-KEPT_BEFORES = 64
+#: How many actions' screens' state before them this process keeps, over every game it
+#: serves: an undo puts back what the screens showed before the action it takes back,
+#: mostly a recent one (one not kept is read).
+KEPT_BEFORES = 64 * 256
 
 #: Seconds a game whose row another writer changed takes the locked path only: its
 #: match, played on in vain, is loaded again, which the locked path need not do.
 CONTENDED_SECONDS = 30.0
+
+#: How many games' matches one process holds (those read longest ago go first: a game
+#: not held is read again from its actions).
+HELD_AT_MOST = 10_000
 
 #: Columns of the game row a change may set besides what its actions decide.
 ROW_EXTRAS = frozenset({"name", "removed_devices", "claims", "screens", "asks"})
@@ -163,9 +168,9 @@ class GameStore(GameRows, GameMaking):
         #: What the games' clocks and the end of a game read as now (``create_app`` sets
         #: the app's).
         self.clock = clock
-        self._held: dict[int, _Held] = {}
+        self._held = Kept("held games", limit=HELD_AT_MOST)   # game id → _Held
         self._contended: dict[int, float] = {}    # game id → until when it goes locked
-        self._befores: dict[int, dict[int, dict | None]] = {}   # game → seq → screens before
+        self._befores = Kept("screens before", limit=KEPT_BEFORES)   # (game, seq) → screens
         self.names = GameNames(database)
         self.deadlines = Deadlines()
         self._locks: dict[int, threading.Lock] = {}
@@ -174,9 +179,9 @@ class GameStore(GameRows, GameMaking):
     def forget(self) -> None:
         """Drop everything held (the database behind the store changed)."""
         with self._guard:
-            self._held.clear()
+            self._held.forget()
             self._contended.clear()
-            self._befores.clear()
+            self._befores.forget()
         self.names.forget()
         self.deadlines.forget()
 
@@ -197,14 +202,14 @@ class GameStore(GameRows, GameMaking):
     def _hold_new(self, game_id: int, match) -> None:
         """Hold a game made here, its match built from what was just stored (its first
         screens ask nothing to find it, and nothing is read back and parsed again)."""
-        self._held[game_id] = _Held(match, None)
+        self._held.put(game_id, _Held(match, None))
 
     def forget_game(self, game_id: int) -> None:
         """Drop everything this process keeps of game ``game_id`` (it was deleted)."""
         with self._guard:
-            self._held.pop(game_id, None)
+            self._held.forget(game_id)
             self._contended.pop(game_id, None)
-            self._befores.pop(game_id, None)
+            self._befores.forget_where(lambda key, _screens: key[0] == game_id)
             self._locks.pop(game_id, None)
         self.names.forget(game_id)
         self.deadlines.forget(game_id)
@@ -238,7 +243,7 @@ class GameStore(GameRows, GameMaking):
         Current only where nothing but this process writes the database, which its
         caller knows (one process, no message queue: every write goes through
         ``transact`` here)."""
-        held = self._held.get(game_id)
+        held = self._held.get(game_id, default=None)
         if (held is None or held.row is None or held.match.seq != held.row.seq
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
@@ -246,14 +251,14 @@ class GameStore(GameRows, GameMaking):
 
     def held_seq(self, game_id: int) -> int | None:
         """The seq of the match this process holds of game ``game_id``, or None."""
-        held = self._held.get(game_id)
+        held = self._held.get(game_id, default=None)
         return held.match.seq if held is not None else None
 
     def _caught_up(self, connection, row: LiveRow) -> _Held:
         """The match of ``row``, brought to the row's seq and screens' state
         (``connection``: a Connection; outside a transaction each read stands alone, so
         only the actions up to the row's seq are played)."""
-        held = self._held.get(row.id)
+        held = self._held.get(row.id, default=None)
         found = kind(row.kind)
         if held is None or held.match.seq > row.seq:
             content = connection.scalar(select(GameRow.content).where(GameRow.id == row.id))
@@ -268,7 +273,7 @@ class GameStore(GameRows, GameMaking):
             if held.budget is not None and missing:
                 held.budget = None          # counted again when next needed
         held.row = row
-        self._held[row.id] = held
+        self._held.put(row.id, held)
         return held
 
     def _budget(self, held: _Held, row: LiveRow) -> RecordBudget:
@@ -329,7 +334,7 @@ class GameStore(GameRows, GameMaking):
             except Refusal:
                 # A refused change leaves the match as it was, but for what it did before
                 # it was refused (a verdict that first locked the writing): then forget it.
-                kept = self._held.get(game_id)
+                kept = self._held.get(game_id, default=None)
                 if moved and kept is not None and _mark(kept.match) != before:
                     self._forget_state(game_id)
                 raise
@@ -349,7 +354,7 @@ class GameStore(GameRows, GameMaking):
         row meanwhile, the change writes more than the row, or it is refused (the game
         may have judged a state older than the database's). The caller then takes the
         locked path, which decides on the database's state."""
-        held = self._held.get(game_id)
+        held = self._held.get(game_id, default=None)
         if (held is None or held.row is None or held.match.seq != held.row.seq
                 or self._contended.get(game_id, 0.0) > time.monotonic()):
             return None
@@ -390,26 +395,22 @@ class GameStore(GameRows, GameMaking):
 
     def _forget_state(self, game_id: int) -> None:
         # The match and the row go together: the fast path needs both as they were.
-        self._held.pop(game_id, None)
+        self._held.forget(game_id)
 
     def _committed(self, row: LiveRow, appended: list[dict]) -> None:
         """Keep what a committed change left: the row at its version, the clock's
         deadline, the screens' state stored with its actions."""
-        held = self._held.get(row.id)
+        held = self._held.get(row.id, default=None)
         if held is not None:
             held.row = row
         self.deadlines.saw(row.id, row.deadline)
-        if appended:
-            kept = self._befores.setdefault(row.id, {})
-            for action in appended:
-                kept[action["seq"]] = action["live_before"]
-            while len(kept) > KEPT_BEFORES:
-                del kept[next(iter(kept))]          # the oldest: seqs come in order
+        for action in appended:
+            self._befores.put((row.id, action["seq"]), action["live_before"])
 
     def _before_of(self, change: Change, seq: int) -> dict | None:
-        kept = self._befores.get(change.row.id)
-        if kept is not None and seq in kept:
-            return kept[seq]
+        kept = self._befores.get((change.row.id, seq))
+        if kept is not MISSING:
+            return kept
         return change.read(select(ActionRow.live_before).where(
             ActionRow.game_id == change.row.id, ActionRow.seq == seq))
 

@@ -17,6 +17,7 @@ from ..games import Refusal, kind
 from ..safe_text import UnsafeText, check_all, check_text
 from .codes import WATCH_CODE_LENGTH, fresh_code, new_code, normalise_code
 from .games import SCREEN_CODE, GameStore
+from .kept import MISSING, Kept
 from .models import ClassRow, GameRow, HallRow, JoinCodeRow
 
 #: At most this many players in one hall (a lecture hall's class).
@@ -85,9 +86,9 @@ class Halls:
     def __init__(self, store: GameStore):
         self.store = store
         self.database = store.database
-        # Each game's last summary, with the seq it was made at: a game's actions are only
-        # ever appended (an undo is one more), so a seq names one state of it.
-        self._summaries_at: dict[int, tuple[int, dict]] = {}
+        # Each game's last summary, stamped with the seq it was made at: a game's actions
+        # are only ever appended (an undo is one more), so a seq names one state of it.
+        self._summaries_at = Kept("hall summaries")
 
     def rules(self, kind_name: str):
         """The hall rules of game ``kind_name``; a Refusal when it is not played so."""
@@ -249,10 +250,10 @@ class Halls:
             if loaded is None:
                 continue                    # deleted meanwhile
             match = loaded[0]
-            made = self._summaries_at.get(game["game_id"])
-            if made is None or made[0] != match.seq:
-                made = self._summaries_at[game["game_id"]] = (match.seq, rules.summary(match))
-            summaries[game["key"]], seqs[game["key"]] = made[1], match.seq
+            made = self._summaries_at.get(game["game_id"], match.seq)
+            if made is MISSING:
+                made = self._summaries_at.put(game["game_id"], rules.summary(match), match.seq)
+            summaries[game["key"]], seqs[game["key"]] = made, match.seq
         return summaries, seqs
 
     def view(self, hall_id: int, audience) -> dict | None:
@@ -350,7 +351,7 @@ class Halls:
             games = list(connection.scalars(select(GameRow.id).where(GameRow.hall_id == hall_id)))
         for game_id in games:
             delete_game(game_id)
-            self._summaries_at.pop(game_id, None)
+            self._summaries_at.forget(game_id)
         with self.database.session() as session:
             row = session.get(HallRow, hall_id)
             if row is not None:

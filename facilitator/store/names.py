@@ -8,11 +8,14 @@ import threading
 from sqlalchemy import select
 
 from .codes import normalise_code
+from .kept import Kept
 from .models import GameRow
 
 #: How many of the newest games' names a process learns at once (``GameNames.game_of``);
 #: an older game's are looked up one by one.
 NAMED_AT_ONCE = 2000
+#: How many names of each sort a process keeps (those asked for longest ago go first).
+KNOWN_AT_MOST = 100_000
 
 
 class GameNames:
@@ -20,15 +23,15 @@ class GameNames:
 
     def __init__(self, database) -> None:
         self.database = database
-        self._public_ids: dict[str, int] = {}
-        self._watch_codes: dict[str, int] = {}
+        self._public_ids = Kept("game names", limit=KNOWN_AT_MOST)
+        self._watch_codes = Kept("game names", limit=KNOWN_AT_MOST)
         self._lock = threading.Lock()
         self._named_after = 0                     # the newest game whose names are known
 
     def learnt(self, game_id: int, public_id: str, watch_code: str) -> None:
         """A game this process made: its names are known without asking."""
-        self._public_ids[public_id] = game_id
-        self._watch_codes[watch_code] = game_id
+        self._public_ids.put(public_id, game_id)
+        self._watch_codes.put(watch_code, game_id)
 
     def of_public_id(self, public_id: object) -> int | None:
         """The id of the game ``public_id`` names, or None."""
@@ -42,22 +45,22 @@ class GameNames:
             return None
         return self._game_of(self._watch_codes, GameRow.watch_code, normalise_code(code))
 
-    def _game_of(self, known: dict[str, int], column, value: str) -> int | None:
-        found = known.get(value)
+    def _game_of(self, known: Kept, column, value: str) -> int | None:
+        found = known.get(value, default=None)
         if found is None:
             # One lookup at a time, and each learns the names of every game made since
             # the last one: the devices of a hundred games reconnecting after a restart
             # ask the database once, not once a game.
             with self._lock:
-                found = known.get(value)
+                found = known.get(value, default=None)
                 if found is None:
                     self._learn_new_games()
-                    found = known.get(value)
+                    found = known.get(value, default=None)
                 if found is None:         # an older game than those learnt, or none
                     with self.database.read() as connection:
                         found = connection.scalar(select(GameRow.id).where(column == value))
                     if found is not None:
-                        known[value] = found
+                        known.put(value, found)
         return found
 
     def _learn_new_games(self) -> None:
@@ -69,8 +72,8 @@ class GameNames:
                 .where(GameRow.id > self._named_after)
                 .order_by(GameRow.id.desc()).limit(NAMED_AT_ONCE)).all()
         for game_id, public_id, watch_code in found:
-            self._public_ids[public_id] = game_id
-            self._watch_codes[watch_code] = game_id
+            self._public_ids.put(public_id, game_id)
+            self._watch_codes.put(watch_code, game_id)
         if found:
             self._named_after = max(self._named_after, found[0][0])
 
@@ -78,10 +81,9 @@ class GameNames:
         """Forget game ``game_id``'s names (deleted), or every name (None)."""
         with self._lock:
             if game_id is None:
-                self._public_ids.clear()
-                self._watch_codes.clear()
+                self._public_ids.forget()
+                self._watch_codes.forget()
                 self._named_after = 0
                 return
             for names in (self._public_ids, self._watch_codes):
-                for name in [name for name, named in names.items() if named == game_id]:
-                    del names[name]
+                names.forget_where(lambda _name, named: named == game_id)

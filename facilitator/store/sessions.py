@@ -31,26 +31,22 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-import time
 from datetime import datetime, timedelta
 from typing import Callable
 
 from sqlalchemy import select, update
 
 from .database import Database
+from .kept import MISSING, Kept
 from .models import ConsoleSession, utcnow
 
-#: How long a process trusts a positive answer without asking the database again.
-CACHE_SECONDS = 5.0
 #: Longest secret looked up (issued ones have 43 characters).
 MAX_SECRET = 100
-#: Positive answers kept per process before the stale ones are swept out.
-_CACHE_LIMIT = 1000
 
-#: secret's hash -> (monotonic time until which it is trusted, the session's expires_at)
-_cache: dict[str, tuple[float, datetime]] = {}
-#: The clock of the cache (a test may move it).
-_clock = time.monotonic
+#: secret's hash -> the session's expires_at, each trusted for ``CACHE_SECONDS``.
+_cache = Kept("console sessions", limit=1000)
+#: How long a process trusts a positive answer without asking the database again.
+CACHE_SECONDS: float = _cache.freshness.seconds
 
 
 def secret_hash(secret: str) -> str:
@@ -78,12 +74,11 @@ def session_is_valid(database: Database, secret: object) -> bool:
         return False
     key = secret_hash(secret)
     now = utcnow()
-    cached = _cache.get(key)
-    if cached is not None:
-        trusted_until, expires_at = cached
-        if _clock() < trusted_until and now < expires_at:
+    expires_at = _cache.get(key)
+    if expires_at is not MISSING:
+        if now < expires_at:
             return True
-        _cache.pop(key, None)
+        _cache.forget(key)
     with database.read() as connection:        # one statement, no transaction around it
         expires_at = connection.scalar(select(ConsoleSession.expires_at).where(
             ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None)))
@@ -94,9 +89,7 @@ def session_is_valid(database: Database, secret: object) -> bool:
 
 
 def _remember(key: str, expires_at: datetime) -> None:
-    if len(_cache) >= _CACHE_LIMIT:
-        _sweep()
-    _cache[key] = (_clock() + CACHE_SECONDS, expires_at)
+    _cache.put(key, expires_at)
 
 
 def refresh_remembered(database: Database) -> int:
@@ -104,7 +97,7 @@ def refresh_remembered(database: Database) -> int:
     still open: trust those for another ``CACHE_SECONDS``, forget the others. Returns
     how many are still remembered. A session forgotten meanwhile (a logout here) stays
     forgotten."""
-    keys = list(_cache)
+    keys = _cache.keys()
     if not keys:
         return 0
     now = utcnow()
@@ -113,14 +106,13 @@ def refresh_remembered(database: Database) -> int:
             select(ConsoleSession.secret_hash, ConsoleSession.expires_at).where(
                 ConsoleSession.secret_hash.in_(keys), ConsoleSession.ended_at.is_(None),
                 ConsoleSession.expires_at > now)).all())
-    trusted_until = _clock() + CACHE_SECONDS
     for key in keys:
         if key not in _cache:
             continue                          # ended here while the database was asked
         if key in still_open:
-            _cache[key] = (trusted_until, still_open[key])
+            _cache.put(key, still_open[key])
         else:
-            _cache.pop(key, None)
+            _cache.forget(key)
     return len(_cache)
 
 
@@ -140,7 +132,7 @@ def end_session(database: Database, secret: object) -> bool:
     if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
         return False
     key = secret_hash(secret)
-    _cache.pop(key, None)
+    _cache.forget(key)
     with database.session() as session:
         ended = session.execute(update(ConsoleSession).where(
             ConsoleSession.secret_hash == key, ConsoleSession.ended_at.is_(None))
@@ -150,7 +142,7 @@ def end_session(database: Database, secret: object) -> bool:
 
 def end_all_sessions(database: Database) -> int:
     """End every open session ("log out every console"); returns how many were still valid."""
-    _cache.clear()
+    _cache.forget()
     now = utcnow()
     with database.session() as session:
         return session.execute(update(ConsoleSession).where(
@@ -161,21 +153,9 @@ def end_all_sessions(database: Database) -> int:
 def forget_remembered(key: str) -> None:
     """Stop trusting the session whose hash is ``key`` (or every one, with ``"*"``) without
     asking the database: another process ended it and said so (live/consoles.py)."""
-    if key == "*":
-        _cache.clear()
-    else:
-        _cache.pop(key, None)
+    _cache.forget(None if key == "*" else key)
 
 
 def forget_cache() -> None:
     """Forget every remembered answer (tests; the next check asks the database)."""
-    _cache.clear()
-
-
-def _sweep() -> None:
-    now = _clock()
-    for key, (trusted_until, _expires) in list(_cache.items()):
-        if trusted_until <= now:
-            _cache.pop(key, None)
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
+    _cache.forget()
