@@ -31,8 +31,8 @@ def client(tmp_path):
 
 
 def test_a_script_is_compressed_and_comes_back_whole(client):
-    plain = (ROOT / "static/js/team.js").read_bytes()
-    answer = client.get("/static/js/team.js", headers=GZIP)
+    plain = (ROOT / "static/js/games/partida/team.js").read_bytes()
+    answer = client.get("/static/js/games/partida/team.js", headers=GZIP)
     assert answer.status_code == 200
     assert answer.headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in answer.headers["Vary"]
@@ -41,7 +41,7 @@ def test_a_script_is_compressed_and_comes_back_whole(client):
     # The browser revalidates with the (weak) ETag it got: nothing is sent again.
     etag = answer.headers["ETag"]
     assert etag.startswith('W/"')
-    again = client.get("/static/js/team.js", headers={**GZIP, "If-None-Match": etag})
+    again = client.get("/static/js/games/partida/team.js", headers={**GZIP, "If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
 
 
@@ -57,9 +57,9 @@ def test_the_npm_library_and_a_page_are_compressed(client):
 @pytest.mark.parametrize("accept", [None, "identity", "br", "gzip;q=0, br"])
 def test_browsers_that_do_not_accept_gzip_get_the_plain_answer(client, accept):
     headers = {"Accept-Encoding": accept} if accept else {}
-    answer = client.get("/static/js/team.js", headers)
+    answer = client.get("/static/js/games/partida/team.js", headers)
     assert "Content-Encoding" not in answer.headers
-    assert answer.data == (ROOT / "static/js/team.js").read_bytes()
+    assert answer.data == (ROOT / "static/js/games/partida/team.js").read_bytes()
     assert "Accept-Encoding" in answer.headers["Vary"]
 
 

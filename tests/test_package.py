@@ -113,7 +113,7 @@ def test_installed_wheel_serves_everything(tmp_path):
     wheel, = dist.glob("facilitator-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("facilitator/data/templates/base.html", "facilitator/data/static/css/app.css",
-                   "facilitator/data/static/js/team.js", "facilitator/data/questions/filosofia.csv",
+                   "facilitator/data/static/js/games/partida/team.js", "facilitator/data/questions/filosofia.csv",
                    "facilitator/data/node_modules/socket.io-client/dist/socket.io.min.js",
                    "facilitator/data/node_modules/lit-html/lit-html.js",
                    "facilitator/i18n/es.json"):

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { words } from '../../static/js/lib/words.js';
-import { stepOf, adjustPlan } from '../../static/js/console_plan.js';
+import { stepOf, adjustPlan } from '../../static/js/games/partida/console_plan.js';
 
 const catalog = {
   'adjust.hint': 'Escriban los puntos', 'adjust.zero': 'Cero no cambia nada', 'adjust.need_reason': 'Falta el motivo.',

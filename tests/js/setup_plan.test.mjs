@@ -1,7 +1,7 @@
 // What the set-up form computes: the rounds of a schedule, proposed teams, repeated names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { schedule, teamsOf, repeatedNames } from '../../static/js/setup_plan.js';
+import { schedule, teamsOf, repeatedNames } from '../../static/js/games/partida/setup_plan.js';
 
 // Default schedules as the server sends them (schedules[n - 1]: a game of n rounds).
 const schedules = [

@@ -1,7 +1,7 @@
 // Where a choice of question stands, on the console and on a team's page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choiceOf } from '../../static/js/turn_plan.js';
+import { choiceOf } from '../../static/js/games/partida/turn_plan.js';
 
 test('a choice keeps the author and type picked while on offer, else the first on offer', () => {
   const choices = [{ author: 'Kant', type: 'vf', left: 2 }, { author: 'Kant', type: 'quien', left: 1 },

@@ -1,4 +1,2 @@
 /* Hive: White's or Black's phone. screen.js draws it (the page's data names the screen), board.js the board. */
-import { start } from './screen.js';
-
-start();
+export { start } from './screen.js';

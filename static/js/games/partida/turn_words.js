@@ -1,7 +1,7 @@
 /* turn_words.js: the words of the quiz's team and projector screens, drawn from the view
  * and the catalogs: modes, question types, cards, verdicts and awards with their points. */
-import { W } from './lib/words.js';
-import { teamName } from './lib/widgets.js';
+import { W } from '../../lib/words.js';
+import { teamName } from '../../lib/widgets.js';
 
 const { t } = W;
 /** The special cards a team holds, in the order the screens list them. */
@@ -23,7 +23,7 @@ export function countCards(cards) {
   for (const c of cards || []) m.set(c, (m.get(c) || 0) + 1);
   return Array.from(m.entries());
 }
-export { legal } from './lib/connection.js';
+export { legal } from '../../lib/connection.js';
 
 /** The points of award `a` ([team, what, points]): its own, else the view's table, else null. */
 export function awardPoints(view, a) {
