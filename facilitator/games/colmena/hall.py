@@ -68,8 +68,9 @@ class ColmenaHall(HallDefaults):
 
     place_words = "colmenahall.table"
     rounds_named = False
-    #: Each player's table in the downloads (everyone at a table shares its score).
-    columns = ("table",)
+    #: The game is cooperative: the results rank tables, each with its talking penalties.
+    ranks = "group"
+    columns = ("penalties",)
 
     def bounds(self) -> dict:
         """The hall's settings: whether one player plays alone (C-A3)."""
@@ -147,6 +148,8 @@ class ColmenaHall(HallDefaults):
             "open": len(scored["open"]), "completed": completed,
             "hands": [len(hand) for hand in state.hands],
             "penalties": sum(isinstance(event, HandDiscarded) for event in state.history),
+            "penalized": [state.players[event.seat - 1] for event in state.history
+                          if isinstance(event, HandDiscarded)],
             "over": over, "ended_early": state.ended_early,
             "tier": scored["tier"] if over and played else None,
             "message": message_of(scored["tier"]) if over and played else None,
@@ -201,6 +204,24 @@ class ColmenaHall(HallDefaults):
             row["rank"] = 1 + sum(other["points"] > row["points"] for other in rows)
         return rows
 
+    def groups(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """Every table, best first, with the students who sat at it and its talking
+        penalties (C-A7: one score per table); a table that did not play is listed last,
+        with no score and no place."""
+        words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
+        rows = []
+        for game, summary in self._tables(plan, summaries):
+            played = summary.get("played", True)
+            rows.append({"place": game["place"], "name": words["table"].format(place=game["place"]),
+                         "members": [plan["players"][p] for p in game["players"]],
+                         "points": summary["total"] if played else None, "played": played,
+                         "over": summary["over"], "penalties": summary.get("penalties", 0)})
+        rows.sort(key=lambda row: (not row["played"], -(row["points"] or 0), row["place"]))
+        for row in rows:
+            row["rank"] = 1 + sum(other["played"] and other["points"] > row["points"]
+                                  for other in rows) if row["played"] else None
+        return rows
+
     def bell(self, summary: dict) -> dict | None:
         """The teacher's action that ends a table still on at the bell (C-A6: C-E3's
         ``end_game``, scored as it stands, or, for a table whose first task was never
@@ -209,7 +230,8 @@ class ColmenaHall(HallDefaults):
 
     def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
         """Per table, the tasks it completed, by name in the page's language, with the
-        points each scored: a list the teacher can discuss with the class (C-A9)."""
+        points each scored, and its talking penalties with who took them: a list the
+        teacher can discuss with the class (C-A9)."""
         names = "en" if lang == "en" else "es"
         words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
         parts = []
@@ -217,7 +239,12 @@ class ColmenaHall(HallDefaults):
             items = [f"{task['name'][names]} ({_signed(task['points'])})"
                      for task in summary["completed"]] or [words["none"]]
             title = words["title"].format(place=game["place"], total=_signed(summary["total"]))
-            parts.append({"key": game["key"], "title": title, "items": items,
+            penalized = summary.get("penalized", [])
+            notes = [words["penalties"].format(
+                n=len(penalized), who=", ".join(_counted(penalized)))
+                if penalized else words["no_penalty"]]
+            parts.append({"key": game["key"], "title": title, "items": items, "notes": notes,
+                          "penalties": len(penalized),
                           "tasks": [task["card"] for task in summary["completed"]],
                           "total": summary["total"], "tier": summary["tier"],
                           "breakdown": _breakdown(summary.get("breakdown"))})
@@ -243,10 +270,22 @@ def _breakdown(scored: dict | None) -> list[dict]:
 #: The debrief's words (C-A9): ``es`` serves both Spanish pages (nothing is addressed).
 DEBRIEF_WORDS = {
     "es": {"title": "Mesa {place}: {total} puntos; tareas completadas",
-           "none": "Ninguna tarea completada"},
+           "none": "Ninguna tarea completada", "table": "Mesa {place}",
+           "penalties": "Penalizaciones por hablar: {n} ({who})",
+           "no_penalty": "Penalizaciones por hablar: ninguna"},
     "en": {"title": "Table {place}: {total} points; tasks completed",
-           "none": "No task completed"},
+           "none": "No task completed", "table": "Table {place}",
+           "penalties": "Talking penalties: {n} ({who})",
+           "no_penalty": "Talking penalties: none"},
 }
+
+
+def _counted(names: list[str]) -> list[str]:
+    """Each name once, in the order first penalised, with «×n» when more than once."""
+    seen: dict[str, int] = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    return [name if n == 1 else f"{name} ×{n}" for name, n in seen.items()]
 
 
 def _signed(points: int) -> str:
