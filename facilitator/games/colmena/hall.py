@@ -139,12 +139,14 @@ class ColmenaHall(HallDefaults):
         # A table plays once its first task is on the board (C-S6); one rung off before
         # that was never played: it has no score and no place (C-A6, C-A7).
         played = bool(state.board)
+        done = {tuple(row["at"]) for row in scored["completed"]}
         return {
             "players": list(state.players), "solo": state.solo, "started": match.seq > 0,
             "played": played,
             "step": OVER if over else state.step, "turn": state.turn,
             "seat": seat, "seat_name": state.players[seat - 1] if seat else None,
             "total": scored["total"], "deck": len(state.deck), "board": len(state.board),
+            "cells": [_cell(deck, at, card, at in done) for at, card in state.board.items()],
             "open": len(scored["open"]), "completed": completed,
             "hands": [len(hand) for hand in state.hands],
             "penalties": sum(isinstance(event, HandDiscarded) for event in state.history),
@@ -165,9 +167,9 @@ class ColmenaHall(HallDefaults):
     def view(self, plan: dict, summaries: dict[str, dict], audience: Role,
              shown: list[str], names: bool = True) -> dict:
         """The teacher's hall view (every table: step, whose turn, score, deck, board,
-        penalties, its players) or the projector's (each table's score so far and, once
-        over, its tier; before a table starts, who sits at it, when ``names`` allows it:
-        C-Q3): never a hand (C-A8)."""
+        penalties, its players) or the projector's (each table's score so far, its board
+        drawn small and, once over, its tier; before a table starts, who sits at it, when
+        ``names`` allows it: C-Q3): never a hand (C-A8)."""
         teacher = audience.kind == GM
         tables = []
         for game, summary in self._tables(plan, summaries):
@@ -178,6 +180,8 @@ class ColmenaHall(HallDefaults):
                    "tier": summary["tier"], "message": summary["message"],
                    "started": summary.get("started", True),
                    "played": summary.get("played", True)}
+            if not teacher:                 # the projector draws each table's board small
+                row["cells"] = summary.get("cells", [])
             if teacher:
                 row.update({key: summary[key] for key in (
                     "players", "step", "turn", "seat", "seat_name", "open", "hands",
@@ -249,6 +253,15 @@ class ColmenaHall(HallDefaults):
                           "total": summary["total"], "tier": summary["tier"],
                           "breakdown": _breakdown(summary.get("breakdown"))})
         return parts
+
+
+def _cell(deck, at: tuple[int, int], card_id: str, done: bool) -> list:
+    """A card on a table's board as the hall's projector draws it small: ``[x, y, what]``,
+    ``what`` a team card's icon, ``"task"`` or ``"done"`` (a task completed); public, as
+    the board is (C-V2)."""
+    card = deck.card(card_id)
+    what = ("done" if done else "task") if card.is_task else card.icons[0]
+    return [at[0], at[1], what]
 
 
 def _breakdown(scored: dict | None) -> list[dict]:
