@@ -276,6 +276,20 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
         page.get_by_test_id("hall-results").click()
         page.wait_for_url(re.compile(r"/results$"))
         expect(page.get_by_test_id("hall-debrief")).to_have_count(3)
+        # Ranked by table (the game is cooperative): each table with its students, its
+        # points or «Sin jugar», its talking penalties; the debrief says them too.
+        expect(page.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(3)
+        for key, final in finals.items():
+            row = page.get_by_test_id("hall-group-" + key.split(".")[1])
+            for player in final["view"]["players"]:
+                expect(row).to_contain_text(player["name"])
+            expect(row).to_contain_text(
+                str(final["view"]["score"]["total"]).replace("-", "\u2212")
+                if final["view"]["board"] else "Sin jugar")
+            penalties = page.get_by_test_id("hall-group-" + key.split(".")[1] + "-penalties")
+            expect(penalties).to_have_text(re.compile(r"^\d+$"))
+        expect(page.get_by_test_id("hall-debrief-note").first).to_contain_text(
+            "Penalizaciones por hablar")
         expect(page.get_by_test_id("hall-results-games")).to_contain_text(
             words["colmenahall.result." + finals["1.1"]["view"]["result"]["tier"]])
         assert axe(page) == []

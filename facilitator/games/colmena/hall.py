@@ -240,6 +240,12 @@ class ColmenaHall(HallDefaults):
         words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
         parts = []
         for game, summary in self._tables(plan, summaries):
+            if not summary.get("played", True):
+                # Never played (C-A6): no score, no task, nothing to discuss but that.
+                parts.append({"key": game["key"], "title": words["unplayed"].format(
+                    place=game["place"]), "items": [], "notes": [], "penalties": 0,
+                    "tasks": [], "total": None, "tier": None, "breakdown": []})
+                continue
             items = [f"{task['name'][names]} ({_signed(task['points'])})"
                      for task in summary["completed"]] or [words["none"]]
             title = words["title"].format(place=game["place"], total=_signed(summary["total"]))
@@ -285,11 +291,13 @@ DEBRIEF_WORDS = {
     "es": {"title": "Mesa {place}: {total} puntos; tareas completadas",
            "none": "Ninguna tarea completada", "table": "Mesa {place}",
            "penalties": "Penalizaciones por hablar: {n} ({who})",
-           "no_penalty": "Penalizaciones por hablar: ninguna"},
+           "no_penalty": "Penalizaciones por hablar: ninguna",
+           "unplayed": "Mesa {place}: no se jugó"},
     "en": {"title": "Table {place}: {total} points; tasks completed",
            "none": "No task completed", "table": "Table {place}",
            "penalties": "Talking penalties: {n} ({who})",
-           "no_penalty": "Talking penalties: none"},
+           "no_penalty": "Talking penalties: none",
+           "unplayed": "Table {place}: not played"},
 }
 
 

@@ -228,7 +228,12 @@ def test_c_a9_the_debrief_lists_each_tables_completed_tasks_by_name():
     spanish = HALL.debrief(plan, summaries, "es-ES")
     english = HALL.debrief(plan, summaries, "en")
     assert [part["key"] for part in spanish] == ["1.1", "1.2", "1.3"]
-    assert spanish[0]["items"] == ["Ninguna tarea completada"]
+    # Table 1 never laid its first task: not played, nothing but that to say (C-A6).
+    assert spanish[0]["title"] == "Mesa 1: no se jugó" and spanish[0]["items"] == []
+    assert spanish[0]["total"] is None and spanish[0]["breakdown"] == []
+    _start(matches["1.1"])
+    started = HALL.debrief(plan, {**summaries, "1.1": HALL.summary(matches["1.1"])}, "es-ES")
+    assert started[0]["items"] == ["Ninguna tarea completada"]
     assert spanish[1]["tasks"] == [row["card"] for row in done]
     first = finished.deck.card(done[0]["card"])
     assert spanish[1]["items"][0] == f"{first.name_es} ({done[0]['points']})"
