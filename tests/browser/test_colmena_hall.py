@@ -351,3 +351,35 @@ def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens)
         check_room(room, finals, size)
         assert axe(room) == []
         screens.shot(room, f"projector-{size['width']}-sixty-playing", full_page=False)
+
+
+def test_before_any_table_plays_the_projector_shows_who_sits_where(hall_server, screens):
+    """Nine students, three tables, none begun: the projector shows each table with the
+    names of who sits at it, one a line, read from the back row (28 px at 720 lines), and
+    no score (no «−12» of an empty board); nothing scrolls or is cut."""
+    from playwright.sync_api import expect
+    server = hall_server
+    http = server.gm_session()
+    made = http.post(server.url + "/console/halls",
+                     json={"kind": "colmena", "players": "\n".join(NINE), "seed": 3},
+                     timeout=10).json()
+    assert made["ok"], made
+    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
+    watch = page.split("/halls/")[1].split('"')[0]
+    words = catalog("es-ES")
+    for size in PROJECTORS:
+        room = screens.page(f"room-seating-{size['width']}", size)
+        room.goto(f"{server.url}/halls/{watch}")
+        expect(room.locator("[data-testid^=room-table-]")).to_have_count(3)
+        expect(room.get_by_test_id("room-heading")).to_have_text(words["colmenahall.room.seating"])
+        seated = [name for key in KEYS for name in
+                  room.get_by_test_id("room-seated-" + key).locator("li").all_inner_texts()]
+        assert sorted(seated) == sorted(NINE)
+        expect(room.locator(".ch-num")).to_have_count(0)                # no score before play
+        assert_fits(room, ["[data-testid^=room-table-]", ".ch-tile h2", ".ch-seated li", ".ch-state"],
+                    apart=["[data-testid^=room-table-]"])
+        least = 28 * size["height"] / 720
+        assert font(room, ".ch-tile h2") >= least and font(room, ".ch-seated") >= least
+        assert room.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight")
+        assert axe(room) == []
+        screens.shot(room, f"projector-{size['width']}-seating", full_page=False)

@@ -67,7 +67,7 @@ function seatTile(table) {
     data-testid=${'room-table-' + key} aria-labelledby=${'room-title-' + key}><div class="ch-tile-in">
     <h2 id=${'room-title-' + key}>${tableName(table)}${
       table.solo ? html`<span class="ch-solo">${' · ' + t('colmenahall.room.solo')}</span>` : ''}</h2>
-    ${table.players ? html`<p class="ch-seated" data-testid=${'room-seated-' + key}>${table.players.join(' · ')}</p>` : ''}
+    ${table.players ? html`<ul class="ch-seated" data-testid=${'room-seated-' + key}>${table.players.map((name) => html`<li>${name}</li>`)}</ul>` : ''}
     ${unplayed
       ? html`<p class="ch-said" data-testid=${'room-tier-' + key}><strong class="ch-head">${t('colmenahall.room.unplayed')}</strong></p>`
       : html`<p class="ch-state" data-testid=${'room-state-' + key}>${table.players ? t('colmenahall.room.waiting') : t('colmenahall.room.to_start_one')}</p>`}
