@@ -299,6 +299,19 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
             console.sio.disconnect()
 
 
+def posted_hall(server: Server, http, names: list[str], seed: int) -> tuple[str, list[dict]]:
+    """A hall of la colmena made for ``names`` as the console's JSON makes it: its
+    projector's watch code and its games."""
+    made = http.post(server.url + "/console/halls",
+                     json={"kind": "colmena", "players": "\n".join(names), "seed": seed},
+                     timeout=10).json()
+    assert made["ok"], made
+    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
+    watch = page.split("/halls/")[1].split('"')[0]
+    games = http.get(f"{server.url}/console/halls/{made['hall_id']}.json", timeout=10).json()["games"]
+    return watch, games
+
+
 def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens):
     """Sixty students sit at fifteen tables (C-A2): every tile on the projector, its
     number and score readable, nothing cut off; the ended tables keep their headline."""
@@ -306,13 +319,7 @@ def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens)
     server = hall_server
     http = server.gm_session()
     names = [f"Estudiante {n}" for n in range(1, 61)]
-    made = http.post(server.url + "/console/halls",
-                     json={"kind": "colmena", "players": "\n".join(names), "seed": 2},
-                     timeout=10).json()
-    assert made["ok"], made
-    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
-    watch = page.split("/halls/")[1].split('"')[0]
-    games = http.get(f"{server.url}/console/halls/{made['hall_id']}.json", timeout=10).json()["games"]
+    watch, games = posted_hall(server, http, names, seed=2)
     assert len(games) == 15
     ended = Console(server, http, games[0]["game_id"])
     try:
@@ -360,12 +367,7 @@ def test_before_any_table_plays_the_projector_shows_who_sits_where(hall_server, 
     from playwright.sync_api import expect
     server = hall_server
     http = server.gm_session()
-    made = http.post(server.url + "/console/halls",
-                     json={"kind": "colmena", "players": "\n".join(NINE), "seed": 3},
-                     timeout=10).json()
-    assert made["ok"], made
-    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
-    watch = page.split("/halls/")[1].split('"')[0]
+    watch, _games = posted_hall(server, http, NINE, seed=3)
     words = catalog("es-ES")
     for size in PROJECTORS:
         room = screens.page(f"room-seating-{size['width']}", size)
