@@ -73,18 +73,25 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
         served = gm.get(f"/games/colmena/{script}")
         served.close()
         assert served.status_code == 200, script
-    # The results: everyone with their table's score, the tables, the completed tasks by name.
+    # The results rank the tables (the game is cooperative), each with its students and
+    # its talking penalties; table 2 was ended before its first task and table 3 never
+    # started: neither is played, so neither is ranked (C-A7).
     page = gm.get(f"/console/halls/{hall_id}/results?lang=es-ES").get_data(as_text=True)
     standings = page.split('data-testid="hall-standings"')[1].split("</table>")[0]
-    # Table 1 played; table 2 was ended before its first task and table 3 never started:
-    # neither is played, so neither is ranked (C-A7).
-    assert all(name in standings for name in seated[0])
-    assert not any(name in standings for name in [*seated[1], *seated[2]])
+    groups = standings.split('<tr data-testid="hall-group-')[1:]
+    assert [g.split('"')[0] for g in groups] == ["1", "2", "3"]
+    assert all(name in groups[0] for name in seated[0])
+    assert "<td>1</td>" in groups[0] and "Sin jugar" in groups[1] and "Sin jugar" in groups[2]
+    assert all(name in groups[1] for name in seated[1])
+    penalties = sum(type(e).__name__ == "HandDiscarded" for e in first.state.history)
+    assert f'data-testid="hall-group-1-penalties">{penalties}<' in groups[0]
+    assert "Penalizaciones por hablar" in standings
     debrief = page.split('data-testid="hall-debrief"')
     assert len(debrief) == 4                                            # one per table
     for task in first.score()["completed"]:
         assert first.deck.card(task["card"]).name_es in debrief[1]
-    assert "Ninguna tarea completada" in debrief[2] or first.score()["completed"] == []
+    assert "Mesa 2: no se ha jugado" in debrief[2] or "Mesa 2: no se jugó" in debrief[2]
+    assert "puntos" not in debrief[2].split("</section>")[0]           # never played: no score
     # The finished table's score line by line, as its tablet wrote it (C-X): the points of
     # each line add up to its total.
     scored = first.score()
@@ -99,15 +106,22 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     assert "Table 1: " in english
     for task in first.score()["completed"]:
         assert first.deck.card(task["card"]).name in english
-    # The standings CSV: a row per player of a table that played, with its total and its
-    # table's number; the unplayed tables' players are not ranked (C-A7).
+    # The debrief says each table's talking penalties.
+    assert f"Penalizaciones por hablar: {penalties}" in debrief[1] or (
+        penalties == 0 and "Penalizaciones por hablar: ninguna" in debrief[1])
+    # The standings CSV and workbook: a row per table, its students, its total and its
+    # penalties; the unplayed tables have no rank and no score (C-A7).
     csv = gm.get(f"/console/halls/{hall_id}/export/standings.csv?lang=es").get_data(as_text=True)
     lines = csv.splitlines()
-    assert lines[0] == "Puesto,Nombre,Puntos,Mesa" and len(lines) == 1 + len(seated[0])
-    by_name = {line.split(",")[1]: (int(line.split(",")[2]), int(line.split(",")[3]))
-               for line in lines[1:]}
-    assert {by_name[name] for name in seated[0]} == {(totals[0], 1)}
+    assert lines[0] == "Puesto,Mesa,Quiénes jugaron,Puntos,Penalizaciones por hablar"
+    assert len(lines) == 4 and lines[1].startswith("1,Mesa 1,")
+    assert lines[1].endswith(f",{totals[0]},{penalties}")
+    assert lines[2].startswith(",Mesa 2,") and ",Sin jugar," in lines[2]
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=es").data))
+    ranked = [[c.value for c in row] for row in book.worksheets[0].iter_rows()]
+    assert ranked[0] == ["Puesto", "Mesa", "Quiénes jugaron", "Puntos", "Penalizaciones por hablar"]
+    assert ranked[1] == [1, "Mesa 1", ", ".join(seated[0]), totals[0], penalties]
+    assert ranked[2][:2] == [None, "Mesa 2"] and ranked[2][3] == "Sin jugar"
     rows = [[c.value for c in row] for row in book.worksheets[1].iter_rows(min_row=2)]
     assert [row[:2] for row in rows] == [[1, "Mesa 1"], [1, "Mesa 2"], [1, "Mesa 3"]]
     assert rows[0][3] == "sí" and rows[2][3] == "no"

@@ -584,6 +584,10 @@ class HallRules(Protocol):
     #: worded by the catalog's ``<kind>hall.column.<key>``): a tournament's won, drawn,
     #: lost and tie-breaks, a table's number.
     columns: ClassVar[tuple]
+    #: Who the results rank: ``"player"`` (each student, a tournament) or ``"group"`` (a
+    #: group that plays as one, la colmena's table, its players listed under it: the
+    #: results page and the downloads show ``groups``, its ``columns`` are a group's).
+    ranks: ClassVar[str]
 
     def bounds(self) -> dict:
         """Every setting of a hall with its default and bounds, for the set-up form."""
@@ -631,7 +635,13 @@ class HallRules(Protocol):
         """Refusal when the projector may not show these games' boards together."""
 
     def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
-        """What the class talks about afterwards, as the hall's results page lists it."""
+        """What the class talks about afterwards, as the hall's results page lists it:
+        each part ``{"title", "items": [lines], "notes": [lines], "breakdown": [...]}``."""
+
+    def groups(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """The results' rows of a hall that ranks groups (``ranks == "group"``), best
+        first: ``{"rank" (None for a group that did not play), "name" (in ``lang``),
+        "members": [names], "points" (None unplayed), "played", ...columns}``."""
 
 
 class HallDefaults:
@@ -640,6 +650,11 @@ class HallDefaults:
     place_words = "hall.table"
     rounds_named = False
     columns: tuple = ()
+    ranks = "player"
+
+    def groups(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """No groups: the hall ranks its players."""
+        return []
 
     def bell(self, summary: dict) -> dict | None:
         """Nothing to do at the bell."""

@@ -12,10 +12,12 @@ from ..classes.exports import _csv, _sheet
 WORDS = {
     "es": {"rank": "Puesto", "name": "Nombre", "points": "Puntos", "standings": "Clasificación",
            "games": "Juegos", "game": "Juego", "round": "Ronda", "players": "Jugadores",
-           "over": "Terminado", "result": "Resultado", "yes": "sí", "no": "no"},
+           "over": "Terminado", "result": "Resultado", "yes": "sí", "no": "no",
+           "group": "Mesa", "members": "Quiénes jugaron", "unplayed": "Sin jugar"},
     "en": {"rank": "Rank", "name": "Name", "points": "Points", "standings": "Standings",
            "games": "Games", "game": "Game", "round": "Round", "players": "Players",
-           "over": "Over", "result": "Result", "yes": "yes", "no": "no"},
+           "over": "Over", "result": "Result", "yes": "yes", "no": "no",
+           "group": "Table", "members": "Players", "unplayed": "Not played"},
 }
 
 
@@ -35,6 +37,24 @@ def standings_rows(hall: dict, standings: list[dict], lang: str = "es",
             *(header for _key, header in columns)], rows
 
 
+def groups_rows(groups: list[dict], lang: str = "es", columns: tuple = ()) -> tuple[list, list]:
+    """The standings of a hall that ranks groups (la colmena's tables): rank, the group's
+    name, its members, points (a number; «No se jugó» for a group that did not play),
+    then the hall's own ``columns``."""
+    words = _words(lang)
+    rows = [[row["rank"], row["name"], ", ".join(row["members"]),
+             row["points"] if row["played"] else words["unplayed"],
+             *(row.get(key) for key, _header in columns)]
+            for row in groups]
+    return [words["rank"], words["group"], words["members"], words["points"],
+            *(header for _key, header in columns)], rows
+
+
+def _standings(hall, standings, lang, columns, groups):
+    return (groups_rows(groups, lang, columns) if groups is not None
+            else standings_rows(hall, standings, lang, columns))
+
+
 def games_rows(games: list[dict], lang: str = "es") -> tuple[list, list]:
     """One row per game of the hall: its round (a number), its name (its place, in the
     page's words), players, whether it is over and its result in words (``result``)."""
@@ -48,18 +68,20 @@ def games_rows(games: list[dict], lang: str = "es") -> tuple[list, list]:
 
 
 def standings_csv(hall: dict, standings: list[dict], lang: str = "es",
-                  columns: tuple = ()) -> str:
-    """The hall's standings as CSV (text cells neutralised against formulas)."""
-    return _csv(*standings_rows(hall, standings, lang, columns))
+                  columns: tuple = (), groups: list[dict] | None = None) -> str:
+    """The hall's standings as CSV (text cells neutralised against formulas): a row per
+    group when ``groups`` is given (a hall that ranks groups), else per player."""
+    return _csv(*_standings(hall, standings, lang, columns, groups))
 
 
 def hall_xlsx(hall: dict, standings: list[dict], games: list[dict], lang: str = "es",
-              columns: tuple = ()) -> bytes:
-    """The standings and the games as an .xlsx workbook."""
+              columns: tuple = (), groups: list[dict] | None = None) -> bytes:
+    """The standings (per group when ``groups`` is given) and the games as an .xlsx
+    workbook."""
     from openpyxl import Workbook
     words = _words(lang)
     book = Workbook()
-    _sheet(book, words["standings"], *standings_rows(hall, standings, lang, columns),
+    _sheet(book, words["standings"], *_standings(hall, standings, lang, columns, groups),
            first=True)
     _sheet(book, words["games"], *games_rows(games, lang))
     out = io.BytesIO()

@@ -12,6 +12,7 @@ from ..games import Refusal, kind, names
 from ..i18n import translate
 from ..services.games import (create_from_setup, create_from_text, create_plain, setup_kind,
                                setup_bounds, setup_defaults)
+from ..services.halls import halls
 from ..store.banks import list_banks
 from ..store.credentials import check_gm
 from ..store.sessions import end_all_sessions, end_session, open_session
@@ -296,6 +297,7 @@ def game(game_id: int):
         # teacher's screen of it.
         return render_template("games/screen.html", kind_prefix=row.kind + ".", role="gm", token=None, game_id=row.id,
                                seat=None, game_name=row.name, seat_name=row.name,
+                               hall=_hall_of(game_id),
                                script=url_for("team.screen_script", game=row.kind,
                                               name="gm.js"))
     roster = row.settings.get("roster")
@@ -304,6 +306,14 @@ def game(game_id: int):
                            teams=team_links(row), door=door_link(row),
                            watch_url=public_base() + url_for("projector.show", watch=row.watch_code),
                            record_url=url_for("console.record", game_id=game_id))
+
+
+def _hall_of(game_id: int) -> dict | None:
+    """The hall a game is a table or a board of (its id and name, for the way back to it
+    in the console's header), or None for a game on its own."""
+    hall_id = halls().hall_of_game(game_id)
+    found = halls().hall(hall_id) if hall_id is not None else None
+    return {"id": found["id"], "name": found["name"]} if found else None
 
 
 @bp.route("/<int:game_id>/record.json")

@@ -139,10 +139,20 @@ def results(hall_id: int):
         abort(404)
     use_game_language(found["settings"])
     rules = halls().rules(found["kind"])
+    lang = getattr(g, "lang", "es")
+    summaries = halls().summaries(found)
     return render_template(
         "console/hall_results.html", hall=found, standings=halls().standings(hall_id),
+        groups=_groups(rules, found, summaries, lang),
+        columns=_columns(found["kind"], lang) if rules.ranks == "group" else (),
         games=[_links(game) for game in _game_lines(hall_id)],
-        debrief=rules.debrief(found["plan"], halls().summaries(found), getattr(g, "lang", "es")))
+        debrief=rules.debrief(found["plan"], summaries, lang))
+
+
+def _groups(rules, hall: dict, summaries: dict, lang: str) -> list[dict] | None:
+    """The results' groups (la colmena's tables, each with its students) when the hall's
+    rules rank groups; None when they rank players."""
+    return rules.groups(hall["plan"], summaries, lang) if rules.ranks == "group" else None
 
 
 @bp.route("/console/halls/<int:hall_id>/export/<string:what>")
@@ -155,12 +165,13 @@ def export(hall_id: int, what: str):
     lang = getattr(g, "lang", "es")
     name = file_stem(found["name"], "sala")
     columns = _columns(found["kind"], lang)
+    groups = _groups(halls().rules(found["kind"]), found, halls().summaries(found), lang)
     if what == "standings.csv":
-        body = standings_csv(found, halls().standings(hall_id), lang, columns)
+        body = standings_csv(found, halls().standings(hall_id), lang, columns, groups)
         mimetype = "text/csv; charset=utf-8"
     elif what == "hall.xlsx":
         body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id, found["kind"], lang), lang,
-                         columns)
+                         columns, groups)
         mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         body = records_zip([(game["key"], store.record(game["game_id"]))

@@ -70,6 +70,47 @@ def check_hall_view(page, states: dict, words: dict) -> None:
             expect(page.get_by_test_id("hall-players-" + key).locator("li.now")).to_contain_text(name)
 
 
+def check_room(room, states: dict, size: dict) -> None:
+    """The hall's projector says what each table's state is: a tile with its points and
+    its board (every card of it) for a table that plays, the others named in one line;
+    nothing scrolls or is cut, the tiles fill the screen, table names and points are read
+    from the back row (28 px at 720 lines), on la partida's projector's dark ground."""
+    from playwright.sync_api import expect
+    words = catalog("es-ES")
+    playing = [key for key, state in states.items() if state["view"]["board"]]
+    others = [key for key in states if key not in playing]
+    expect(room.locator("[data-testid^=room-table-]")).to_have_count(len(playing))
+    for key in playing:
+        view = states[key]["view"]
+        expect(room.get_by_test_id("room-score-" + key)).to_have_text(
+            str(view["score"]["total"]).replace("-", "\u2212"))
+        expect(room.get_by_test_id("room-board-" + key).locator("li")).to_have_count(len(view["board"]))
+    for key in others:
+        name = words["colmenahall.room.table"].format(n=key.split(".")[1])
+        expect(room.get_by_test_id("room-others")).to_contain_text(name)
+    g = assert_fits(room, ["[data-testid^=room-table-]", ".ch-num", ".ch-tile h2", ".ch-state", ".ch-said",
+                           "[data-testid=room-others]"], apart=["[data-testid^=room-table-]"])
+    assert room.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight")
+    overflow = room.evaluate("""() => [...document.querySelectorAll('.ch-tile-in')]
+        .filter((el) => el.scrollHeight > el.clientHeight + 1).length""")
+    assert overflow == 0, "a tile's text is cut off"
+    least = 28 * size["height"] / 720
+    assert font(room, ".ch-tile h2") >= least and font(room, ".ch-num") >= least
+    # The tiles fill the screen: no third of it left empty below or beside them.
+    tiles = [b for b in g["boxes"] if b["sel"] == "[data-testid^=room-table-]"]
+    assert max(b["b"] for b in tiles) >= g["h"] * 0.8, tiles
+    assert max(b["r"] for b in tiles) - min(b["x"] for b in tiles) >= g["w"] * 0.85, tiles
+    # Each board drawn small fills its part of the tile and stays inside it.
+    boards = room.evaluate("""() => [...document.querySelectorAll('[data-testid^=room-board-]')].map((el) => {
+      const b = el.getBoundingClientRect(); const t = el.closest('.ch-tile').getBoundingClientRect();
+      const cells = [...el.querySelectorAll('li')].map((c) => c.getBoundingClientRect());
+      return { inside: cells.every((c) => c.left >= b.left - 1 && c.right <= b.right + 1 && c.top >= b.top - 1 && c.bottom <= b.bottom + 1),
+               share: b.height / t.height };
+    })""")
+    assert all(b["inside"] and b["share"] >= 0.35 for b in boards), boards
+    assert room.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
+
+
 def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_server, screens):
     from playwright.sync_api import expect
     server = hall_server
@@ -149,28 +190,41 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
         expect(opened.get_by_test_id("colmena-total")).to_have_text(
             str(table_view["score"]["total"]).replace("-", "\u2212"))
         expect(opened.get_by_test_id("colmena-undo")).to_be_visible()
+        # The console's header, with the way back to the hall (issue 47).
+        back = opened.get_by_test_id("hall-link")
+        expect(back).to_have_attribute("href", f"/console/halls/{hall_id}")
+        expect(back).to_contain_text("Jueves 2.º B")
+        expect(opened.get_by_test_id("games-link")).to_be_visible()
         assert axe(opened) == []
         screens.shot(opened, "table-console-from-the-hall", full_page=False)
+        # On the teacher's phone: no card's name cut, no sideways scroll.
+        opened.set_viewport_size(PHONE)
+        expect(back).to_be_visible()
+        cut = opened.evaluate("""() => [...document.querySelectorAll('.cc-gm-hands .cc-name, .cc-gm-hands .cc-icon-name, .cc-gm-hands .cc-times')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5)
+          .map((el) => el.textContent)""")
+        assert cut == [], cut
+        assert opened.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        assert axe(opened) == []
+        screens.shot(opened, "table-console-phone-390x844", full_page=False)
+        opened.get_by_test_id(f"colmena-gm-hand-1").scroll_into_view_if_needed()
+        screens.shot(opened, "table-console-phone-390x844-hands", full_page=False)
+        back.click()
+        opened.wait_for_url(re.compile(rf"/console/halls/{hall_id}$"))
         opened.close()
 
-        # The projector: each table's points so far; table 2's result in words.
+        # The projector: a tile for each table that plays, with its points and its board
+        # drawn small, live; the table not begun named under them (issue 47).
         rooms = {}
         for size in PROJECTORS:
             room = rooms[size["width"]] = screens.page(f"room-{size['width']}", size)
             room.goto(f"{server.url}/halls/{watch}")
-            for key in KEYS:
-                view = states[key]["view"]
-                expect(room.get_by_test_id("room-score-" + key)).to_have_text(
-                    str(view["score"]["total"]).replace("-", "\u2212") if view["board"] else "—")
-            message = states["1.2"]["view"]["result"]["message"]["es-ES"]     # the manual's
-            expect(room.get_by_test_id("room-tier-1.2")).to_have_text(message)
+            check_room(room, states, size)
             expect(room.get_by_test_id("room-state-1.1")).to_contain_text(
                 str(states["1.1"]["view"]["deck"]))
-            assert_fits(room, ["[data-testid^=room-table-]", ".ch-num", ".ch-said", ".ch-state"],
-                        apart=["[data-testid^=room-table-]"])
-            # Read from the back row: the score at least a tenth of the screen's height.
-            assert font(room, ".ch-num") >= size["height"] / 10
-            assert font(room, ".ch-tile h2") >= size["height"] / 30
+            if states["1.2"]["view"]["board"]:
+                message = states["1.2"]["view"]["result"]["message"]["es-ES"]
+                expect(room.get_by_test_id("room-tier-1.2")).to_contain_text(message.split("!")[0] + "!")
             assert axe(room) == []
             screens.shot(room, f"projector-{size['width']}-playing", full_page=False)
 
@@ -201,29 +255,41 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
         phone_links = geometry(views["phone"], ["#screen button", "#screen a"])
         assert [b for b in phone_links["boxes"] if b["b"] - b["y"] < 44] == []
         screens.shot(views["phone"], "view-phone-over")
-        for width, room in rooms.items():
+        for size in PROJECTORS:
+            room = rooms[size["width"]]
+            check_room(room, finals, size)
             for key, final in finals.items():
-                expect(room.get_by_test_id("room-tier-" + key)).to_have_text(
-                    words["colmenahall.room.unplayed"] if not final["view"]["board"]
-                    else final["view"]["result"]["message"]["es-ES"])
-            assert_fits(room, ["[data-testid^=room-table-]", ".ch-num", ".ch-said"],
-                        apart=["[data-testid^=room-table-]"])
-            overflow = room.evaluate("""() => [...document.querySelectorAll('.ch-tile-in')]
-                .filter((el) => el.scrollHeight > el.clientHeight + 1).length""")
-            assert overflow == 0, "a tile's text is cut off"
+                if final["view"]["board"]:
+                    head = final["view"]["result"]["message"]["es-ES"].split("!")[0] + "!"
+                    expect(room.get_by_test_id("room-tier-" + key)).to_contain_text(head)
+            expect(room.get_by_test_id("room-heading")).to_have_text(words["colmenahall.room.all_over"])
             assert axe(room) == []
-            screens.shot(room, f"projector-{width}-over", full_page=False)
+            screens.shot(room, f"projector-{size['width']}-over", full_page=False)
         # In neutral Spanish the room is spoken to with ustedes; in English, in English.
         room = rooms[1280]
         for lang in ("es", "en"):
             room.goto(f"{server.url}/halls/{watch}?lang={lang}")
-            expect(room.get_by_test_id("room-tier-1.1")).to_have_text(
-                finals["1.1"]["view"]["result"]["message"][lang])
+            expect(room.get_by_test_id("room-tier-1.1")).to_contain_text(
+                finals["1.1"]["view"]["result"]["message"][lang].split("!")[0] + "!")
         screens.shot(room, "projector-1280-over-en", full_page=False)
         # The results: each table's tier, the completed tasks by table.
         page.get_by_test_id("hall-results").click()
         page.wait_for_url(re.compile(r"/results$"))
         expect(page.get_by_test_id("hall-debrief")).to_have_count(3)
+        # Ranked by table (the game is cooperative): each table with its students, its
+        # points or «Sin jugar», its talking penalties; the debrief says them too.
+        expect(page.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(3)
+        for key, final in finals.items():
+            row = page.get_by_test_id("hall-group-" + key.split(".")[1])
+            for player in final["view"]["players"]:
+                expect(row).to_contain_text(player["name"])
+            expect(row).to_contain_text(
+                str(final["view"]["score"]["total"]).replace("-", "\u2212")
+                if final["view"]["board"] else "Sin jugar")
+            penalties = page.get_by_test_id("hall-group-" + key.split(".")[1] + "-penalties")
+            expect(penalties).to_have_text(re.compile(r"^\d+$"))
+        expect(page.get_by_test_id("hall-debrief-note").first).to_contain_text(
+            "Penalizaciones por hablar")
         expect(page.get_by_test_id("hall-results-games")).to_contain_text(
             words["colmenahall.result." + finals["1.1"]["view"]["result"]["tier"]])
         assert axe(page) == []
@@ -233,6 +299,19 @@ def test_the_hall_view_and_the_projector_follow_three_tables_to_the_bell(hall_se
             console.sio.disconnect()
 
 
+def posted_hall(server: Server, http, names: list[str], seed: int) -> tuple[str, list[dict]]:
+    """A hall of la colmena made for ``names`` as the console's JSON makes it: its
+    projector's watch code and its games."""
+    made = http.post(server.url + "/console/halls",
+                     json={"kind": "colmena", "players": "\n".join(names), "seed": seed},
+                     timeout=10).json()
+    assert made["ok"], made
+    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
+    watch = page.split("/halls/")[1].split('"')[0]
+    games = http.get(f"{server.url}/console/halls/{made['hall_id']}.json", timeout=10).json()["games"]
+    return watch, games
+
+
 def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens):
     """Sixty students sit at fifteen tables (C-A2): every tile on the projector, its
     number and score readable, nothing cut off; the ended tables keep their headline."""
@@ -240,30 +319,69 @@ def test_a_hall_of_sixty_fits_the_projector_table_by_table(hall_server, screens)
     server = hall_server
     http = server.gm_session()
     names = [f"Estudiante {n}" for n in range(1, 61)]
-    made = http.post(server.url + "/console/halls",
-                     json={"kind": "colmena", "players": "\n".join(names), "seed": 2},
-                     timeout=10).json()
-    assert made["ok"], made
-    page = http.get(f"{server.url}/console/halls/{made['hall_id']}", timeout=10).text
-    watch = page.split("/halls/")[1].split('"')[0]
-    games = http.get(f"{server.url}/console/halls/{made['hall_id']}.json", timeout=10).json()["games"]
+    watch, games = posted_hall(server, http, names, seed=2)
     assert len(games) == 15
     ended = Console(server, http, games[0]["game_id"])
     try:
         assert ended.sio.call("act", {"id": "end", "action": {"do": "end_game"}}, timeout=10)["ok"]
     finally:
         ended.sio.disconnect()
+    rooms = {}
     for size in PROJECTORS:
-        room = screens.page(f"room-sixty-{size['width']}", size)
+        # Before any table plays: who sits at each of the fifteen tables.
+        room = rooms[size["width"]] = screens.page(f"room-sixty-{size['width']}", size)
         room.goto(f"{server.url}/halls/{watch}")
         expect(room.locator("[data-testid^=room-table-]")).to_have_count(15)
         expect(room.get_by_test_id("room-tier-1.1")).to_be_visible()
-        assert_fits(room, ["[data-testid^=room-table-]", ".ch-num", ".ch-said .ch-head", ".ch-state"],
+        assert_fits(room, ["[data-testid^=room-table-]", ".ch-tile h2", ".ch-said .ch-head", ".ch-state"],
                     apart=["[data-testid^=room-table-]"])
         overflow = room.evaluate("""() => [...document.querySelectorAll('.ch-tile-in')]
             .filter((el) => el.scrollHeight > el.clientHeight + 1).length""")
         assert overflow == 0, "a tile's text is cut off"
-        assert font(room, ".ch-num") >= size["height"] / 20
-        assert font(room, ".ch-tile h2") >= size["height"] / 48
+        assert font(room, ".ch-tile h2") >= 28 * size["height"] / 720
         assert axe(room) == []
         screens.shot(room, f"projector-{size['width']}-sixty", full_page=False)
+    # Twelve tables play: twelve boards, small; the table rung off and the two not begun
+    # named in one line under them.
+    states = {"1.1": None}
+    rng = random.Random(8)
+    for game in games[1:13]:
+        console = Console(server, http, game["game_id"])
+        try:
+            states[game["key"]] = console.play(4, rng)
+        finally:
+            console.sio.disconnect()
+    finals = {key: state for key, state in states.items() if state}
+    finals.update({g["key"]: {"view": {"board": []}} for g in games if g["key"] not in finals})
+    for size in PROJECTORS:
+        room = rooms[size["width"]]
+        check_room(room, finals, size)
+        assert axe(room) == []
+        screens.shot(room, f"projector-{size['width']}-sixty-playing", full_page=False)
+
+
+def test_before_any_table_plays_the_projector_shows_who_sits_where(hall_server, screens):
+    """Nine students, three tables, none begun: the projector shows each table with the
+    names of who sits at it, one a line, read from the back row (28 px at 720 lines), and
+    no score (no «−12» of an empty board); nothing scrolls or is cut."""
+    from playwright.sync_api import expect
+    server = hall_server
+    http = server.gm_session()
+    watch, _games = posted_hall(server, http, NINE, seed=3)
+    words = catalog("es-ES")
+    for size in PROJECTORS:
+        room = screens.page(f"room-seating-{size['width']}", size)
+        room.goto(f"{server.url}/halls/{watch}")
+        expect(room.locator("[data-testid^=room-table-]")).to_have_count(3)
+        expect(room.get_by_test_id("room-heading")).to_have_text(words["colmenahall.room.seating"])
+        seated = [name for key in KEYS for name in
+                  room.get_by_test_id("room-seated-" + key).locator("li").all_inner_texts()]
+        assert sorted(seated) == sorted(NINE)
+        expect(room.locator(".ch-num")).to_have_count(0)                # no score before play
+        assert_fits(room, ["[data-testid^=room-table-]", ".ch-tile h2", ".ch-seated li", ".ch-state"],
+                    apart=["[data-testid^=room-table-]"])
+        least = 28 * size["height"] / 720
+        assert font(room, ".ch-tile h2") >= least and font(room, ".ch-seated") >= least
+        assert room.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight")
+        assert axe(room) == []
+        screens.shot(room, f"projector-{size['width']}-seating", full_page=False)

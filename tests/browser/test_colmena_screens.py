@@ -208,16 +208,29 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             seq = click_and_wait(phone, f"colmena-cell-{x}_{y}", table, seq)
             continue
         legal = {entry["do"] for entry in mine["legal"]}
-        if not seen["penalty"] and view["turn"] == 3 and step == "action" and "penalty" in \
-                {entry["do"] for entry in state(table, seq)["legal"]}:
-            # The table's tablet applies the talking penalty to the other player, asked first.
-            other = 3 - seat
-            before = {c["id"] for c in state(phones[other], seq)["view"]["hand"]}
-            table.get_by_test_id(f"colmena-penalty-{other}").click()
+        offered = next((entry["options"]["players"] for entry in state(table, seq)["legal"]
+                        if entry["do"] == "penalty"), [])
+        if step == "action" and offered:
+            # The tablet offers the talking penalty for the players with cards in hand
+            # only: an empty hand has nothing to discard (issue 47, C-H2).
+            for player in (1, 2):
+                expect(table.get_by_test_id(f"colmena-penalty-{player}")).to_have_count(
+                    1 if state(phones[player], seq)["view"]["hand"] else 0)
+        if not seen["penalty"] and view["turn"] >= 3 and step == "action" and offered:
+            # The table's tablet applies the talking penalty (asked first) to a player with
+            # cards in hand: the whole hand goes, as many are drawn. The teacher undoes it
+            # from the console, so the game goes on as it would have without it.
+            target = 3 - seat if 3 - seat in offered else seat
+            before = {c["id"] for c in state(phones[target], seq)["view"]["hand"]}
+            table.get_by_test_id(f"colmena-penalty-{target}").click()
             expect(table.get_by_test_id("colmena-confirm-yes")).to_be_visible()
             seq = click_and_wait(table, "colmena-confirm-yes", table, seq)
-            after = {c["id"] for c in state(phones[other], seq)["view"]["hand"]}
+            after = {c["id"] for c in state(phones[target], seq)["view"]["hand"]}
             assert len(after) == len(before) and not after & before, (before, after)
+            room.gm.goto(f"{server.url}/console/{game_id}")
+            state(room.gm, seq)
+            seq = click_and_wait(room.gm, "colmena-undo", table, seq)
+            assert {c["id"] for c in state(phones[target], seq)["view"]["hand"]} == before
             seen["penalty"] = True
             continue
         blocked = mine.get("blocked") or []
@@ -449,3 +462,73 @@ def test_the_teachers_console_plays_for_the_active_player_and_undoes(colmena_ser
     gm.get_by_test_id("colmena-confirm-yes").click()
     expect(device).to_have_count(0)
     expect(gm.get_by_test_id("colmena-confirm-yes")).to_have_count(0)
+
+
+def first_screen(page) -> dict:
+    """Where the board's frame and the hand lie on a phone, scrolled to the top: the part
+    of the frame inside the first screen, and the hand's first card."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return page.evaluate("""() => {
+      const frame = document.querySelector('[data-testid=colmena-board-frame]').getBoundingClientRect();
+      const hand = document.querySelector('[data-testid=colmena-hand] li');
+      const h = hand ? hand.getBoundingClientRect() : null;
+      return { top: frame.top, bottom: frame.bottom, height: frame.height, h: innerHeight,
+               shown: Math.max(0, Math.min(frame.bottom, innerHeight) - Math.max(frame.top, 0)),
+               hand: h ? [h.top, h.bottom] : null };
+    }""")
+
+
+def test_on_a_players_turn_the_board_is_on_the_phones_first_screen(colmena_server, make_room, screens):
+    """Issue 47: on a player's turn the phone (390×844) shows the board on its first
+    screen, whole, with the hand below it (its first row on the first screen too), at each
+    step of the turn: the two drawn to keep one, the action, a card selected."""
+    from playwright.sync_api import expect
+    server = colmena_server
+    make_room(server)
+    http = server.gm_session()
+    _game_id, codes, _watch = new_table(server, http, ["Ana Díaz", "Bea Gil"])
+    table = screens.page("table", TABLET, mobile=True)
+    table.goto(f"{server.url}/j/{codes[-1]}")
+    phones = {}
+    for seat in (1, 2):
+        phones[seat] = screens.page(f"phone{seat}", PHONE, mobile=True)
+        phones[seat].goto(f"{server.url}/j/{codes[seat]}")
+    s = state(table)
+    starter = s["view"]["awaiting"]["players"][0]
+    seq = click_and_wait(table, f"colmena-starter-{starter}", table, s["seq"])
+    phone = phones[starter]
+    task = state(phone, seq)["view"]["playable"][0]["card"]
+    phone.get_by_test_id(f"colmena-hand-{task}").click()
+    seq = click_and_wait(phone, "colmena-cell-0_0", table, seq)
+
+    def judged(phone, what):
+        expect(phone.get_by_test_id("colmena-status")).to_have_class(re.compile(r"\bmine\b"))
+        g = first_screen(phone)
+        shot = screens.shot(phone, f"phone-390x844-turn-{what}", full_page=False)
+        print(what, g, shot)
+        assert g["top"] >= 0 and g["bottom"] <= g["h"] and g["height"] >= 0.38 * g["h"], (what, g)
+        assert g["hand"] and g["hand"][0] >= g["bottom"] and g["hand"][0] < g["h"], (what, g)
+        assert small_targets(phone) == [], what
+        cut = phone.evaluate("""() => [...document.querySelectorAll('[data-testid=colmena-hand] .cc-name, .cc-choose .cc-name')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5)
+          .map((el) => el.textContent)""")
+        assert cut == [], (what, "card names cut", cut)
+        assert axe(phone) == [], what
+        return g
+
+    view = state(table, seq)["view"]
+    phone = phones[view["awaiting"]["seat"]]
+    mine = state(phone, seq)["view"]
+    assert view["awaiting"]["step"] == "keep"
+    judged(phone, "keep")
+    expect(phone.get_by_test_id(f"colmena-keep-{mine['choosing'][0]['id']}")).to_be_visible()
+    seq = click_and_wait(phone, f"colmena-keep-{mine['choosing'][0]['id']}", table, seq)
+    mine = state(phone, seq)["view"]
+    assert mine["awaiting"]["step"] == "action"
+    judged(phone, "action")
+    if mine["playable"]:
+        play = mine["playable"][0]
+        phone.get_by_test_id(f"colmena-hand-{play['card']}").click()
+        x, y = play["cells"][0]
+        expect(phone.get_by_test_id(f"colmena-cell-{x}_{y}")).to_be_visible()
+        judged(phone, "selected")

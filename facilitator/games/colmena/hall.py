@@ -68,8 +68,9 @@ class ColmenaHall(HallDefaults):
 
     place_words = "colmenahall.table"
     rounds_named = False
-    #: Each player's table in the downloads (everyone at a table shares its score).
-    columns = ("table",)
+    #: The game is cooperative: the results rank tables, each with its talking penalties.
+    ranks = "group"
+    columns = ("penalties",)
 
     def bounds(self) -> dict:
         """The hall's settings: whether one player plays alone (C-A3)."""
@@ -138,15 +139,19 @@ class ColmenaHall(HallDefaults):
         # A table plays once its first task is on the board (C-S6); one rung off before
         # that was never played: it has no score and no place (C-A6, C-A7).
         played = bool(state.board)
+        done = {tuple(row["at"]) for row in scored["completed"]}
         return {
             "players": list(state.players), "solo": state.solo, "started": match.seq > 0,
             "played": played,
             "step": OVER if over else state.step, "turn": state.turn,
             "seat": seat, "seat_name": state.players[seat - 1] if seat else None,
             "total": scored["total"], "deck": len(state.deck), "board": len(state.board),
+            "cells": [_cell(deck, at, card, at in done) for at, card in state.board.items()],
             "open": len(scored["open"]), "completed": completed,
             "hands": [len(hand) for hand in state.hands],
             "penalties": sum(isinstance(event, HandDiscarded) for event in state.history),
+            "penalized": [state.players[event.seat - 1] for event in state.history
+                          if isinstance(event, HandDiscarded)],
             "over": over, "ended_early": state.ended_early,
             "tier": scored["tier"] if over and played else None,
             "message": message_of(scored["tier"]) if over and played else None,
@@ -162,9 +167,9 @@ class ColmenaHall(HallDefaults):
     def view(self, plan: dict, summaries: dict[str, dict], audience: Role,
              shown: list[str], names: bool = True) -> dict:
         """The teacher's hall view (every table: step, whose turn, score, deck, board,
-        penalties, its players) or the projector's (each table's score so far and, once
-        over, its tier; before a table starts, who sits at it, when ``names`` allows it:
-        C-Q3): never a hand (C-A8)."""
+        penalties, its players) or the projector's (each table's score so far, its board
+        drawn small and, once over, its tier; before a table starts, who sits at it, when
+        ``names`` allows it: C-Q3): never a hand (C-A8)."""
         teacher = audience.kind == GM
         tables = []
         for game, summary in self._tables(plan, summaries):
@@ -175,6 +180,8 @@ class ColmenaHall(HallDefaults):
                    "tier": summary["tier"], "message": summary["message"],
                    "started": summary.get("started", True),
                    "played": summary.get("played", True)}
+            if not teacher:                 # the projector draws each table's board small
+                row["cells"] = summary.get("cells", [])
             if teacher:
                 row.update({key: summary[key] for key in (
                     "players", "step", "turn", "seat", "seat_name", "open", "hands",
@@ -201,6 +208,24 @@ class ColmenaHall(HallDefaults):
             row["rank"] = 1 + sum(other["points"] > row["points"] for other in rows)
         return rows
 
+    def groups(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
+        """Every table, best first, with the students who sat at it and its talking
+        penalties (C-A7: one score per table); a table that did not play is listed last,
+        with no score and no place."""
+        words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
+        rows = []
+        for game, summary in self._tables(plan, summaries):
+            played = summary.get("played", True)
+            rows.append({"place": game["place"], "name": words["table"].format(place=game["place"]),
+                         "members": [plan["players"][p] for p in game["players"]],
+                         "points": summary["total"] if played else None, "played": played,
+                         "over": summary["over"], "penalties": summary.get("penalties", 0)})
+        rows.sort(key=lambda row: (not row["played"], -(row["points"] or 0), row["place"]))
+        for row in rows:
+            row["rank"] = 1 + sum(other["played"] and other["points"] > row["points"]
+                                  for other in rows) if row["played"] else None
+        return rows
+
     def bell(self, summary: dict) -> dict | None:
         """The teacher's action that ends a table still on at the bell (C-A6: C-E3's
         ``end_game``, scored as it stands, or, for a table whose first task was never
@@ -209,19 +234,40 @@ class ColmenaHall(HallDefaults):
 
     def debrief(self, plan: dict, summaries: dict[str, dict], lang: str) -> list[dict]:
         """Per table, the tasks it completed, by name in the page's language, with the
-        points each scored: a list the teacher can discuss with the class (C-A9)."""
+        points each scored, and its talking penalties with who took them: a list the
+        teacher can discuss with the class (C-A9)."""
         names = "en" if lang == "en" else "es"
         words = DEBRIEF_WORDS["en" if lang == "en" else "es"]
         parts = []
         for game, summary in self._tables(plan, summaries):
+            if not summary.get("played", True):
+                # Never played (C-A6): no score, no task, nothing to discuss but that.
+                parts.append({"key": game["key"], "title": words["unplayed"].format(
+                    place=game["place"]), "items": [], "notes": [], "penalties": 0,
+                    "tasks": [], "total": None, "tier": None, "breakdown": []})
+                continue
             items = [f"{task['name'][names]} ({_signed(task['points'])})"
                      for task in summary["completed"]] or [words["none"]]
             title = words["title"].format(place=game["place"], total=_signed(summary["total"]))
-            parts.append({"key": game["key"], "title": title, "items": items,
+            penalized = summary.get("penalized", [])
+            notes = [words["penalties"].format(
+                n=len(penalized), who=", ".join(_counted(penalized)))
+                if penalized else words["no_penalty"]]
+            parts.append({"key": game["key"], "title": title, "items": items, "notes": notes,
+                          "penalties": len(penalized),
                           "tasks": [task["card"] for task in summary["completed"]],
                           "total": summary["total"], "tier": summary["tier"],
                           "breakdown": _breakdown(summary.get("breakdown"))})
         return parts
+
+
+def _cell(deck, at: tuple[int, int], card_id: str, done: bool) -> list:
+    """A card on a table's board as the hall's projector draws it small: ``[x, y, what]``,
+    ``what`` a team card's icon, ``"task"`` or ``"done"`` (a task completed); public, as
+    the board is (C-V2)."""
+    card = deck.card(card_id)
+    what = ("done" if done else "task") if card.is_task else card.icons[0]
+    return [at[0], at[1], what]
 
 
 def _breakdown(scored: dict | None) -> list[dict]:
@@ -243,10 +289,24 @@ def _breakdown(scored: dict | None) -> list[dict]:
 #: The debrief's words (C-A9): ``es`` serves both Spanish pages (nothing is addressed).
 DEBRIEF_WORDS = {
     "es": {"title": "Mesa {place}: {total} puntos; tareas completadas",
-           "none": "Ninguna tarea completada"},
+           "none": "Ninguna tarea completada", "table": "Mesa {place}",
+           "penalties": "Penalizaciones por hablar: {n} ({who})",
+           "no_penalty": "Penalizaciones por hablar: ninguna",
+           "unplayed": "Mesa {place}: no se jugó"},
     "en": {"title": "Table {place}: {total} points; tasks completed",
-           "none": "No task completed"},
+           "none": "No task completed", "table": "Table {place}",
+           "penalties": "Talking penalties: {n} ({who})",
+           "no_penalty": "Talking penalties: none",
+           "unplayed": "Table {place}: not played"},
 }
+
+
+def _counted(names: list[str]) -> list[str]:
+    """Each name once, in the order first penalised, with «×n» when more than once."""
+    seen: dict[str, int] = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    return [name if n == 1 else f"{name} ×{n}" for name, n in seen.items()]
 
 
 def _signed(points: int) -> str:

@@ -59,7 +59,9 @@ def legal_entries(state: State, deck: Deck, *, can_undo: bool = False,
         else:
             found.extend(_turn_entries(state, deck))
             pending = state.seat if state.step in (KEEP, PLACE) else None
-            players = [seat for seat in range(1, len(state.players) + 1) if seat != pending]
+            # An empty hand has nothing to discard: no penalty is offered for it (C-H2).
+            players = [seat for seat in range(1, len(state.players) + 1)
+                       if seat != pending and state.hand(seat)]
             if players:
                 found.append(Legal("penalty", (), {"players": players}, table=True))
         found.append(Legal("end_game"))

@@ -260,6 +260,9 @@ def _penalty(chain: Chain, deck: Deck, action: a.Penalty, by: Role) -> None:
         raise Refusal("C-H2", f"{_who(state, player)} has a card drawn and pending "
                               f"({state.step}): the penalty waits until it is settled")
     hand = tuple(state.hand(player))
+    if not hand:
+        raise Refusal("C-H2", f"{_who(state, player)} has no card in hand: there is no hand "
+                              "to discard")
     chain.add(HandDiscarded(player, hand))
     new = tuple(state.deck[:len(hand)])                           # fewer if the deck runs out
     if new:

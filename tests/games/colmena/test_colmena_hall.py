@@ -228,12 +228,48 @@ def test_c_a9_the_debrief_lists_each_tables_completed_tasks_by_name():
     spanish = HALL.debrief(plan, summaries, "es-ES")
     english = HALL.debrief(plan, summaries, "en")
     assert [part["key"] for part in spanish] == ["1.1", "1.2", "1.3"]
-    assert spanish[0]["items"] == ["Ninguna tarea completada"]
+    # Table 1 never laid its first task: not played, nothing but that to say (C-A6).
+    assert spanish[0]["title"] == "Mesa 1: no se jugó" and spanish[0]["items"] == []
+    assert spanish[0]["total"] is None and spanish[0]["breakdown"] == []
+    _start(matches["1.1"])
+    started = HALL.debrief(plan, {**summaries, "1.1": HALL.summary(matches["1.1"])}, "es-ES")
+    assert started[0]["items"] == ["Ninguna tarea completada"]
     assert spanish[1]["tasks"] == [row["card"] for row in done]
     first = finished.deck.card(done[0]["card"])
     assert spanish[1]["items"][0] == f"{first.name_es} ({done[0]['points']})"
     assert english[1]["items"][0] == f"{first.name} ({done[0]['points']})"
     assert english[1]["title"].startswith("Table 2: ") and spanish[1]["title"].startswith("Mesa 2: ")
+
+
+def test_c_a7_c_a9_the_results_rank_tables_and_say_their_talking_penalties():
+    """The results rank each table (the game is cooperative), its students under it and
+    its talking penalties beside it; the debrief names who took them; a table not played
+    has neither place nor score."""
+    plan, games, matches = _hall_of_three()
+    for key in ("1.1", "1.2"):
+        _start(matches[key])
+    match = matches["1.2"]
+    if match.state.step == "keep":
+        match.play({"do": "keep", "card": match.state.drawn[0]}, Role.gm())
+    seat = next(entry for entry in match.legal(Role.table())
+                if entry.do == "penalty").options["players"][0]
+    for _ in range(2):
+        match.play({"do": "penalty", "player": seat}, Role.table())
+    summaries = {key: HALL.summary(m) for key, m in matches.items()}
+    assert HALL.ranks == "group" and HALL.columns == ("penalties",)
+    rows = HALL.groups(plan, summaries, "es")
+    assert [row["place"] for row in rows[:2]] == sorted(
+        (1, 2), key=lambda place: (-summaries[f"1.{place}"]["total"], place))
+    assert rows[2]["place"] == 3 and rows[2]["rank"] is None and rows[2]["points"] is None
+    by_place = {row["place"]: row for row in rows}
+    assert by_place[2]["penalties"] == 2 and by_place[1]["penalties"] == 0
+    assert by_place[2]["members"] == [plan["players"][p] for p in games[1]["players"]]
+    assert by_place[2]["name"] == "Mesa 2" and HALL.groups(plan, summaries, "en")[0]["name"].startswith("Table ")
+    name = match.state.players[seat - 1]
+    notes = {part["key"]: part["notes"] for part in HALL.debrief(plan, summaries, "es")}
+    assert notes["1.2"] == [f"Penalizaciones por hablar: 2 ({name} ×2)"]
+    assert notes["1.1"] == ["Penalizaciones por hablar: ninguna"]
+    assert HALL.debrief(plan, summaries, "en")[1]["notes"] == [f"Talking penalties: 2 ({name} ×2)"]
 
 
 def test_the_kind_plays_so():

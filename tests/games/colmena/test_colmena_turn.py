@@ -191,6 +191,16 @@ def test_c_h2_who_may_send_it_and_when():
     assert refusal(fresh, {"do": "penalty", "player": 1}, Role.table()) == "C-T5"
 
 
+def test_c_h2_no_penalty_for_an_empty_hand():
+    """A player with no card in hand has no hand to discard: the penalty is neither offered
+    (the table's screen follows legal) nor accepted."""
+    match = position([["FAC01", "STU01"], [], ["STU02"]], board=CENTRE)
+    legal = {e.do: e for e in match.legal(Role.table())}
+    assert legal["penalty"].options == {"players": [1, 3]}
+    assert refusal(match, {"do": "penalty", "player": 2}, Role.table()) == "C-H2"
+    assert refusal(match, {"do": "penalty", "player": 2}, GM) == "C-H2"
+
+
 def test_c_h2_c_z6_fewer_cards_when_the_deck_runs_out_and_that_turn_is_the_last():
     match = position(HANDS, board=CENTRE, deck=["ARD01", "ARD02"])
     match.play({"do": "penalty", "player": 1}, Role.table())

@@ -498,9 +498,12 @@ function drawn() {
   if (ui.confirm && ui.confirm.do && !legal(ui.confirm.do)) ui.confirm = null;
   let parts;
   if (role === 'team') {
-    parts = html`${header(view)}${result(view)}${choosing(view)}${forced(view)}${turnControls(view)}
+    // A phone: the board first, under the step, so that a turn is played on the first
+    // screen: the two drawn, the card to place and the hand right below it, then the
+    // step's other actions.
+    parts = html`${header(view)}${result(view)}${boardPart(view)}${choosing(view)}${forced(view)}
       <section class="cc-mine" aria-labelledby="cc-hand-h"><h2 id="cc-hand-h">${t('colmena.my_hand', { n: num(handOf(view, me).length) })}</h2>${handList(view, me, 'colmena-hand')}</section>
-      ${boardPart(view)}${players(view)}${discardPart(view)}${view.over ? breakdown(view) : nothing}`;
+      ${turnControls(view)}${players(view)}${discardPart(view)}${view.over ? breakdown(view) : nothing}`;
   } else if (role === 'gm') {
     parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
