@@ -191,6 +191,43 @@ def axe(page, exclude: list[str] | None = None) -> list:
     return result
 
 
+#: A page's layout as a reading for ``steady``: where the console's action bar is and how
+#: tall, where the page is scrolled and how tall it is.
+LAYOUT = """() => {
+  const dock = document.getElementById('dock');
+  const d = dock ? dock.getBoundingClientRect() : { top: 0, height: 0 };
+  return [d.top, d.height, scrollY, document.documentElement.scrollHeight, innerHeight];
+}"""
+
+
+#: A projector's layout as a reading for ``steady``: the page's size and every element's box
+#: (the screens fit their type to the screen over a few frames).
+FITTED = """() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,
+  ...Array.from(document.querySelectorAll('body *'), (el) => {
+    const b = el.getBoundingClientRect();
+    return [Math.round(b.left), Math.round(b.top), Math.round(b.width), Math.round(b.height)];
+  })]"""
+
+
+def steady(page, reading: str = LAYOUT, frames: int = 6, timeout_ms: int = 5000):
+    """Wait until ``reading`` (the source of a JavaScript function of no arguments) gives
+    the same value for ``frames`` animation frames in a row, and return that value: a
+    layout that has settled (a bar grown by a message, the page following it, a
+    transition over), judged by the page's own state rather than by a fixed time."""
+    return page.evaluate(f"""async () => {{
+      const read = {reading};
+      const end = performance.now() + {timeout_ms};
+      let last = JSON.stringify(read()), same = 0;
+      while (same < {frames} && performance.now() < end) {{
+        await new Promise((done) => requestAnimationFrame(() => done()));
+        const now = JSON.stringify(read());
+        same = now === last ? same + 1 : 0;
+        last = now;
+      }}
+      return JSON.parse(last);
+    }}""")
+
+
 def settle(page, ms: int = 300):
     page.wait_for_timeout(ms)
     time.sleep(0)

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from .layout import axe
+from .layout import FITTED, axe, steady
 
 CONSOLE = {"width": 1366, "height": 768}
 PROJECTOR = {"width": 1280, "height": 720}
@@ -224,7 +224,7 @@ def test_a_class_of_eleven_comes_in_by_the_door_and_follows_three_rounds(teacher
     # While the class comes in (no board begun), the QR code grows as far as the screen
     # allows without scrolling (to be scanned from the back row).
     expect(projector.locator("body")).to_have_class(re.compile(r"\bdoor-open\b"))
-    projector.wait_for_timeout(300)
+    steady(projector, FITTED)             # the code grown to the screen
     coming_in = qr.bounding_box()["height"]
     assert coming_in >= 0.135 * PROJECTOR["height"], coming_in
     assert projector.evaluate("document.documentElement.scrollHeight") <= PROJECTOR["height"]

@@ -28,6 +28,8 @@ except ImportError:         # the browser fixture skips, or fails under CI, and 
 
 from server import ROOT
 
+from .layout import steady
+
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SETTINGS = {"teams": [{"name": name, "members": 4} for name in
                       ("Los Sofistas", "Escuela de Atenas", "Círculo de Viena", "Las Estoicas")],
@@ -129,7 +131,7 @@ class Console:
     def check(self, name: str, deliberating: bool = False, axe: bool = False) -> list[str]:
         """Assert the layout of this step, photograph it; the ids of the bar's controls."""
         page = self.page
-        page.wait_for_timeout(150)          # the bar's height settles (ResizeObserver)
+        steady(page)                        # the bar's height settles (ResizeObserver)
         problems, ids = console_geometry_problems(page, self.touch, deliberating)
         self.step += 1
         self.room.shot(page, f"{self.size}-{self.step:02d}-{name}", full_page=False)
@@ -215,7 +217,7 @@ def test_console_stale_error_clears_and_toast_undoes(room):
     # Scrolled down to the join codes, the action bar stays at the top of the window.
     page.get_by_test_id("declare-normal").click()
     page.get_by_test_id("joins").scroll_into_view_if_needed()
-    page.wait_for_timeout(100)
+    steady(page)
     top = page.evaluate("() => [scrollY, document.getElementById('dock').getBoundingClientRect().top,"
                         " document.querySelector('[data-testid=undo]').getBoundingClientRect().bottom]")
     assert top[0] > 300 and 0 <= top[1] <= 2 and top[2] < 768, top

@@ -30,7 +30,7 @@ except ImportError:         # the browser fixture skips, or fails under CI, and 
 
 from server import GM_PASSWORD
 
-from .layout import GM, WRITTEN_280, axe, choose_any, long_settings, resolve
+from .layout import GM, WRITTEN_280, axe, choose_any, long_settings, resolve, steady
 
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -115,7 +115,7 @@ class Phone:
     def check(self, name: str, axe_too: bool = True, exclude: list[str] | None = None):
         """Nothing past the screen's sides, axe-core clean; a screenshot of the whole page."""
         page = self.page
-        page.wait_for_timeout(200)            # the action bar's height settles (ResizeObserver)
+        steady(page)                          # the action bar's height settles (ResizeObserver)
         self.room.shot(page, f"{self.size}-{name}", full_page=True)
         problems = sideways(page)
         if problems:
@@ -304,7 +304,7 @@ def test_the_scoreboard_devices_column_fits(room, server, size):
             expect(page.get_by_test_id(f"devices-{n}")).not_to_have_text("0")
         expect(page.locator("[data-testid^=device-remove-]")).to_have_count(8)
         page.get_by_test_id("scores").scroll_into_view_if_needed()
-        page.wait_for_timeout(200)
+        steady(page)
         room.shot(page, f"{size}-scoreboard-devices", full_page=False)
         g = page.evaluate(SCOREBOARD)
         assert g["scroll"][0] <= g["scroll"][1], f"the scoreboard scrolls sideways: {g['scroll']}"
@@ -383,14 +383,14 @@ def test_the_question_read_is_in_view_with_the_action_bar(room, server, size):
     console.press("question-read")
     expect(page.get_by_test_id("timer-start")).to_be_visible()
     expect(page.get_by_test_id("toast-undo")).to_be_visible()
-    page.wait_for_timeout(400)                # the bar's height settles, the page with it
+    steady(page)                              # the bar's height settles, the page with it
     room.shot(page, f"{size}-question-read", full_page=False)
     g = boxes(page, **READ)
     assert_clear_of_the_bar(g, ("text", "answer", "answer_box"), "after reading")
     # Still so once the clock runs (the bar's buttons change).
     console.press("timer-start")
     expect(page.get_by_test_id("timer-pause")).to_be_visible()
-    page.wait_for_timeout(300)
+    steady(page)
     assert_clear_of_the_bar(boxes(page, **READ), ("text", "answer", "answer_box"), "timer running")
 
 
@@ -410,7 +410,7 @@ def test_the_written_answer_judged_is_beside_its_buttons(room, server, size):
     console.press("verdict-half")                 # half: a card picked, then the written answer judged
     console.press("pick-author")
     expect(page.get_by_test_id("written-true")).to_be_visible()
-    page.wait_for_timeout(300)
+    steady(page)
     room.shot(page, f"{size}-written-judging", full_page=False)
     expect(page.get_by_test_id("written-judged")).to_have_text(WRITTEN_280)
     g = page.evaluate("""() => {
@@ -495,7 +495,7 @@ def toast_settles_in_the_bar(page, where, tries: int = 15):
             assert_toast_in_the_bar(page.evaluate(TOAST), where)
             return
         except AssertionError:
-            page.wait_for_timeout(100)
+            steady(page)
     assert_toast_in_the_bar(page.evaluate(TOAST), where)
 
 
@@ -523,11 +523,11 @@ def test_the_done_toast_covers_no_button(room, server, size):
                 page.get_by_test_id("toast-undo").click()
                 expect(page.get_by_test_id(pressed)).to_be_visible()
                 page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight / 2)")
-                page.wait_for_timeout(150)
+                steady(page)
             console.press(pressed)
             expect(page.get_by_test_id(then)).to_be_visible()
             expect(page.get_by_test_id("toast-undo")).to_be_visible()
-            page.wait_for_timeout(300)
+            steady(page)
             room.shot(page, f"{size}-toast-after-{pressed}{'-scrolled' if scrolled else ''}", full_page=False)
             toast_settles_in_the_bar(page, (pressed, "scrolled" if scrolled else "top"))
         page.evaluate("() => window.scrollTo(0, 0)")
@@ -538,7 +538,7 @@ def test_the_done_toast_covers_no_button(room, server, size):
     # teacher scrolls (a wheel's turn: the question just read is no longer kept in view).
     page.evaluate("() => { window.dispatchEvent(new WheelEvent('wheel'));"
                   " window.scrollTo(0, document.documentElement.scrollHeight / 2); }")
-    page.wait_for_timeout(300)
+    steady(page)
     edge = """() => {
       const d = document.getElementById('dock').getBoundingClientRect();
       const atBottom = getComputedStyle(document.getElementById('dock')).position === 'fixed';
@@ -549,15 +549,17 @@ def test_the_done_toast_covers_no_button(room, server, size):
       return { gap: atBottom ? d.top - r.top : r.top - d.bottom, dock: d.height, shown: !document.getElementById('notice').hidden };
     }"""
     page.evaluate("() => { window.__edge = null; document.getElementById('notice').hidden = true; }")
-    page.wait_for_timeout(200)
+    steady(page)
     before = page.evaluate(edge)
     page.evaluate("() => Live.toast('Hecho: una prueba del lugar del mensaje', 2500)")
-    page.wait_for_timeout(400)
+    expect(page.get_by_test_id("notice")).to_be_visible()
+    steady(page)
     during = page.evaluate(edge)
     room.shot(page, f"{size}-toast-page-keeps-its-place", full_page=False)
     assert during["shown"], (before, during)
     assert abs(during["gap"] - before["gap"]) <= 1, ("the page beside the bar moved under it", before, during)
-    page.wait_for_timeout(2600)                   # the message goes: the page follows the bar back
+    expect(page.get_by_test_id("notice")).to_be_hidden(timeout=10_000)   # the message goes
+    steady(page)                                  # the page follows the bar back
     after = page.evaluate(edge)
     assert not after["shown"] and abs(after["gap"] - before["gap"]) <= 1, (before, after)
 
@@ -574,7 +576,7 @@ def test_a_refusal_is_shown_in_the_bar_and_covers_no_button(room, server, size):
     page.evaluate("() => Live.do({ do: 'verdict', result: 'full' })")
     notice = page.get_by_test_id("notice")
     expect(notice).to_have_class(re.compile(r"\berror\b"))
-    page.wait_for_timeout(300)
+    steady(page)
     room.shot(page, f"{size}-refusal-in-the-bar", full_page=False)
     g = page.evaluate(TOAST)
     d, m = g["dock"], g["toast"]

@@ -14,7 +14,7 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from .layout import LONG_NAMES, assert_fits, axe, blank, font
+from .layout import FITTED, LONG_NAMES, assert_fits, axe, blank, font, steady
 
 PROJECTORS = {"720p": {"width": 1280, "height": 720}, "1080p": {"width": 1920, "height": 1080}}
 PHONE = {"width": 390, "height": 844}
@@ -50,7 +50,7 @@ def test_the_projector_shows_one_code_and_who_is_in_each_team(room, teams):
         for n in range(1, teams + 1):
             expect(page.get_by_test_id(f"members-{n}").locator("li")).to_have_text(ROSTER[n - 1])
             expect(page.get_by_test_id(f"joined-{n}")).to_have_text("Esperando al equipo…")
-        page.wait_for_timeout(250)
+        steady(page, FITTED)
         room.shot(page, f"projector-{teams}-{name}", full_page=False)
         assert_fits(page, [".phead", ".pdoorcard", ".pjoincard", ".pmembers", ".pjoinurl", ".pcode", ".pfoot"],
                     [".pname", ".pdoorcard", ".pjoincard", ".pjoinurl", ".pfoot"])

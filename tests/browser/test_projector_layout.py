@@ -18,7 +18,8 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from .layout import GM, LONG_NAMES, WRITTEN_280, assert_fits, axe, blank, choose_any, font, long_settings
+from .layout import (FITTED, GM, LONG_NAMES, WRITTEN_280, assert_fits, axe, blank, choose_any, font,
+                     long_settings, steady)
 
 VIEWPORTS = {"720p": {"width": 1280, "height": 720}, "1080p": {"width": 1920, "height": 1080}}
 APART = [".pname", ".pround", ".porder", ".ptool", ".pturn > *", ".preveal > *", ".pclock", "tr[data-testid^=score-team]",
@@ -44,7 +45,7 @@ def check(room, pages, state: str, apart=APART, checked=CHECKED):
     """Each page: a screenshot, everything inside and apart, every scoreboard row whole, no
     blank rectangle over a third of the screen, no axe-core violation."""
     for name, page in pages.items():
-        page.wait_for_timeout(250)
+        steady(page, FITTED)
         room.shot(page, f"{state}-{name}", full_page=False)
         assert_fits(page, checked, apart)
         cut = page.evaluate("""() => { const board = document.querySelector('.pboard');

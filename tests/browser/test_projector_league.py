@@ -14,7 +14,7 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from .layout import GM, LONG_NAMES, assert_fits, axe, font
+from .layout import FITTED, GM, LONG_NAMES, assert_fits, axe, font, steady
 
 VIEWPORTS = {"720p": {"width": 1280, "height": 720}, "1080p": {"width": 1920, "height": 1080}}
 STUDENTS = ["Maximiliana de los Ángeles Fernández-Villaverde", "Zoraida Quintanilla", "Eustaquio Berenguer",
@@ -61,7 +61,7 @@ def check(room, pages, state: str, rows: int):
         expect(page.locator("[data-testid^=league-row-]")).to_have_count(rows)
         expect(page.get_by_test_id("final")).to_be_hidden()
         expect(page.get_by_test_id("join-panel")).to_be_hidden()
-        page.wait_for_timeout(250)
+        steady(page, FITTED)
         room.shot(page, f"{state}-{name}", full_page=False)
         assert_fits(page, CHECKED, APART)
         # No cell's text spills out of it (a name too long ends in "…" inside its cell).

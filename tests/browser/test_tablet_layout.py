@@ -16,7 +16,7 @@ try:
 except ImportError:         # the browser fixture skips, or fails under CI, and says why
     expect = None
 
-from .layout import GM, axe, font, long_settings
+from .layout import GM, axe, font, long_settings, steady
 
 TABLET = {"width": 800, "height": 1280}
 PHONE = {"width": 390, "height": 844}
@@ -28,7 +28,7 @@ def no_horizontal_scroll(page):
 
 
 def check(room, page, name):
-    page.wait_for_timeout(200)
+    steady(page)
     room.shot(page, name)
     no_horizontal_scroll(page)
     assert axe(page) == [], (name, axe(page))

@@ -17,7 +17,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .layout import GM, axe
+from .layout import GM, axe, steady
 
 PHONE = {"width": 390, "height": 844}
 POINTS = {"card": 2, "consolation": 1, "pifie": -1, "risky_bonus": 3}
@@ -62,7 +62,7 @@ def check(phones: dict, seq: int, label: str, room=None) -> None:
     """Every phone, once it shows ``seq``: banner, forms and lines against its view."""
     for me, page in phones.items():
         page.wait_for_function("(seq) => window.Live.state && window.Live.state.seq >= seq", arg=seq)
-        page.wait_for_timeout(50)
+        steady(page)                        # drawn: the page's layout has settled
         state = state_of(page)
         view, legal = state["view"], {e["do"] for e in state["legal"]}
         turn = view["turn"]
