@@ -254,8 +254,11 @@ class Board:
         """How many moves ``valid_moves`` would list, without listing them (perft's leaves)."""
         if self.state in OVER:
             return 0
-        n = sum(len(cells) for _piece, cells in self._placements())
-        n += sum(len(cells) for _piece, cells in self._movements())
+        # Every piece that may enter goes to the same cells: count them once.
+        placements = self._placements()
+        n = len(placements) * len(placements[0][1]) if placements else 0
+        for _piece, cells in self._movements():
+            n += len(cells)
         return n or 1
 
     def destinations(self, piece: int) -> list[int]:
@@ -270,17 +273,20 @@ class Board:
         colour = ply & 1
         pos = self.pos
         queen = QUEEN[colour]
-        pieces = [next((p for p in group if pos[p] is None), None)
-                  for group in self._groups[colour]]
+        pieces = []
+        for group in self._groups[colour]:
+            for p in group:
+                if pos[p] is None:
+                    pieces.append(p)
+                    break
         if ply < 2:
             # H-P1.2 and H-P1.5: the first piece at the origin, the second next to it;
             # no queen on a player's first turn.
             cells = [ORIGIN] if ply == 0 else [ORIGIN + s for s in RING_STEPS]
-            return [(p, cells) for p in pieces if p is not None and p != queen]
+            return [(p, cells) for p in pieces if p != queen]
         if pos[queen] is None and ply >= 6:
             # H-P1.6: the fourth turn without a queen places the queen.
             pieces = [queen]
-        pieces = [p for p in pieces if p is not None]
         if not pieces:
             return []
         cells = self._placement_cells(colour)
@@ -293,25 +299,18 @@ class Board:
     def _placement_cells(self, colour: int) -> list[int]:
         # H-P1.3: an empty cell touching a stack topped by the mover's colour and
         # none topped by the other colour.
+        # The cells next to each colour's stacks, as two sets: the empty ones next to
+        # the mover's and not next to the other's.
         stacks = self.stacks
         low, high = colour * PER_COLOUR, (colour + 1) * PER_COLOUR
-        candidates = set()
-        for cell, stack in stacks.items():
-            if low <= stack[-1] < high:
-                for s in RING_STEPS:
-                    n = cell + s
-                    if n not in stacks:
-                        candidates.add(n)
-        out = []
-        get = stacks.get
-        for n in candidates:
-            for s in RING_STEPS:
-                stack = get(n + s)
-                if stack is not None and not low <= stack[-1] < high:
-                    break
-            else:
-                out.append(n)
-        return out
+        s0, s1, s2, s3, s4, s5 = RING_STEPS
+        ours: set[int] = set()
+        theirs: set[int] = set()
+        for c, stack in stacks.items():
+            (ours if low <= stack[-1] < high else theirs).update(
+                (c + s0, c + s1, c + s2, c + s3, c + s4, c + s5))
+        ours -= theirs
+        return [n for n in ours if n not in stacks]
 
     def _movements(self) -> list[tuple[int, list[int]]]:
         return self.movements_of(self.ply & 1)
