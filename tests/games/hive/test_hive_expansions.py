@@ -150,3 +150,21 @@ def test_the_pillbug_cannot_lift_through_a_gate_at_height():
     assert not free & cells_of(build("Base+P", pieces), "wG1")
     lower = [p for p in pieces if p[0] != "bB2"]
     assert free <= cells_of(build("Base+P", lower), "wG1")
+
+
+def test_the_screen_may_pick_a_piece_of_the_other_colour_the_pillbug_moves():
+    """H-W6, H-V1.2: White's view lists Black's spider among the pieces it may pick (the
+    Pillbug moves it), with its three cells; Black's view then explains the held spider."""
+    from facilitator.games import Role
+    from facilitator.games.hive import KIND
+    match = KIND.new({"game_type": "Base+P"}, players={"white": "Ana", "black": "Ben"})
+    for text in ["wP", "bS1 wP-", "wQ -wP", "bQ bS1/", "wG1 -wQ", "bQ \\bS1"]:
+        match.play({"do": "move", "move": text}, Role.table())
+    view = match.view(Role.of_seat(1))
+    assert sorted(d["move"] for d in view["destinations"]["bS1"]) == [
+        "bS1 -bQ", "bS1 wP\\", "bS1 wQ\\"]
+    assert "bQ" not in view["destinations"]
+    match.play({"do": "move", "move": "bS1 wQ\\"}, Role.of_seat(1))
+    black = match.view(Role.of_seat(2))
+    assert black["stuck"]["bS1"]["rule"] == "H-M1.12"
+    assert "bS1" not in black["destinations"]
