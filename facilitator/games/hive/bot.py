@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from .board import BLACK_WINS, DRAW, PASS, WHITE_WINS, Board
+from .external import engine_command
 from .hexes import RING_STEPS, coords
 from .notation import canonical
 from .pieces import KIND, PER_COLOUR, QUEEN
@@ -46,12 +47,22 @@ class Level:
     depth: int
     seconds: float
     slips: int = 0
+    #: Whether another engine, named by the server's operator, chooses the moves (H-G9);
+    #: the depth and seconds above are its time and, should it fail, the fallback's.
+    external: bool = False
 
 
 #: The levels, weakest first: their names are what the settings and the screens say.
 LEVELS = {"beginner": Level(1, 0.5, 60), "casual": Level(1, 0.5, 15),
-          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(MAX_DEPTH, 1.0)}
+          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(MAX_DEPTH, 1.0),
+          "engine": Level(MAX_DEPTH, 1.0, external=True)}
 DEFAULT_LEVEL = "club"
+
+
+def offered_levels() -> list[str]:
+    """The levels a set-up form offers, weakest first: ``engine`` only when the server
+    names another engine (H-G9)."""
+    return [name for name, level in LEVELS.items() if not level.external or engine_command()]
 #: A record written when the strength was a depth (``bot_depth``) reads as this level.
 LEVEL_OF_DEPTH = {1: "casual", 2: "club", 3: "strong", 4: "strongest", 5: "strongest",
                   6: "strongest"}

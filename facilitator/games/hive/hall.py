@@ -32,7 +32,7 @@ Points are whole or halves (``1.5``): the screens write them the page's language
 from __future__ import annotations
 
 from ..protocol import GM, HallDefaults, Refusal, Role
-from .bot import DEFAULT_LEVEL, LEVELS
+from .bot import DEFAULT_LEVEL, LEVELS, offered_levels
 from .pieces import GAME_TYPES
 from .tournament import NoPairing, round_robin_schedule, swiss_round
 
@@ -125,8 +125,11 @@ class HiveHall(HallDefaults):
     columns = ("wins", "draws", "losses", "byes", "buchholz", "sonneborn_berger")
 
     def bounds(self) -> dict:
-        """The tournament's settings with their defaults and bounds (for the set-up form)."""
-        return {key: dict(value) for key, value in BOUNDS.items()}
+        """The tournament's settings with their defaults and bounds (for the set-up form);
+        the level ``engine`` only when the server names another engine (H-G9)."""
+        bounds = {key: dict(value) for key, value in BOUNDS.items()}
+        bounds["bot_level"]["options"] = offered_levels()
+        return bounds
 
     def plan(self, players: list[str], settings: dict, seed: int) -> dict:
         """A tournament of ``players``, its first round paired (H-T1, H-T2, H-T3)."""

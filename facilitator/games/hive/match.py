@@ -35,7 +35,8 @@ from ...resources import data_path
 from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, Legal,
                         Refusal, Role)
 from .board import BLACK_WINS, DRAW, OVER, PASS, WHITE_WINS, Board
-from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move
+from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move, offered_levels
+from .external import engine_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
 from .pieces import COLOUR, GAME_TYPES, KINDS, NAMES, PER_COLOUR, enabled, game_type_name, \
@@ -249,8 +250,11 @@ class HiveMatch:
         if not self._bot_to_move():
             return None
         rng = random.Random(f"{self.seed}:{self.seq}")
-        move = canonical(self.board, level_move(self.board, LEVELS[self.settings["bot_level"]],
-                                                rng))
+        level = LEVELS[self.settings["bot_level"]]
+        # H-G9: another engine's move, else (none named, failed, late) the strongest's.
+        found = engine_move(self.board, level.seconds) if level.external else None
+        move = canonical(self.board, found if found is not None
+                         else level_move(self.board, level, rng))
         return {"do": "pass"} if move == "pass" else {"do": "move", "move": move}
 
     # ---- acting -----------------------------------------------------------------------
@@ -662,8 +666,11 @@ class HiveKind(KindDefaults):
     pages: dict = {}
 
     def settings_bounds(self) -> dict:
-        """Every setting with its default and bounds (for set-up forms)."""
-        return {key: dict(value) for key, value in SETTINGS_BOUNDS.items()}
+        """Every setting with its default and bounds (for set-up forms); the level
+        ``engine`` only when the server names another engine (H-G9)."""
+        bounds = {key: dict(value) for key, value in SETTINGS_BOUNDS.items()}
+        bounds["bot_level"]["values"] = offered_levels()
+        return bounds
 
     #: The record's key holding the game's content (its players), as the store keeps it.
     content_key = "players"
