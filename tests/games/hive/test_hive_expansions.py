@@ -168,3 +168,16 @@ def test_the_screen_may_pick_a_piece_of_the_other_colour_the_pillbug_moves():
     black = match.view(Role.of_seat(2))
     assert black["stuck"]["bS1"]["rule"] == "H-M1.12"
     assert "bS1" not in black["destinations"]
+
+
+def test_a_pillbug_and_a_mosquito_side_by_side_move_each_other():
+    """H-M1.11 [D]: White's Pillbug moves Black's Mosquito over itself; Black's Mosquito,
+    copying that Pillbug, moves it over itself in turn (four pieces in a ring: none
+    holds the hive together)."""
+    pieces = [("wP", 0, 0), ("wQ", 0, 1), ("bM", 1, 0), ("bQ", 1, -1)]
+    white = build("Base+MP", pieces)
+    assert cells_of(white, "bM") == {(-1, 0), (0, -1), (-1, 1)}
+    black = build("Base+MP", pieces)
+    black.push(PASS)        # Black to move, no piece held
+    piece = parse_name("wP")
+    assert {coords(c) for p, c in black.valid_moves() if p == piece} == {(2, 0), (2, -1), (1, 1)}
