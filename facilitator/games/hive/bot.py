@@ -67,6 +67,8 @@ def offered_levels() -> list[str]:
 LEVEL_OF_DEPTH = {1: "casual", 2: "club", 3: "strong", 4: "strongest", 5: "strongest",
                   6: "strongest"}
 WIN = 1_000_000
+#: The share of a level's seconds its search may use (H-G7).
+SEARCH_SHARE = 0.8
 #: What going back to a position the game has been in costs a side that is not behind.
 REPEAT_PENALTY = 40
 # Occupied cells around a queen -> pressure on it; steeper near six.
@@ -187,7 +189,7 @@ class Search:
         """The value of the position ``depth`` plies deep, for the side to move."""
         board = self.board
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 7 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _OutOfTime
         if board.over:
             value = evaluate(board)
@@ -304,7 +306,9 @@ def level_move(board: Board, level: Level, rng: random.Random):
     within the level's depth and time, or, for a level that slips, a move picked by how
     close its value is to the best's (a win in one is always taken)."""
     if not level.slips:
-        return search(board, level.depth, level.seconds)[0]
+        # The search stops short of the level's seconds: copying the board, ordering the
+        # moves and answering take the rest.
+        return search(board, level.depth, level.seconds * SEARCH_SHARE)[0]
     if board.over:
         raise ValueError("The game is over.")
     work = board.copy()
