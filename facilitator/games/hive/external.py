@@ -110,6 +110,8 @@ def run(command: tuple[str, ...], script: str, timeout: float) -> str | None:
     chunks: list[bytes] = []
     try:
         try:
+            # A game's GameString fits a pipe's buffer many times over: this write never
+            # waits for the engine to read.
             os.write(feed_w, script.encode("utf-8"))
         except OSError:
             pass        # it stopped reading: what it wrote is still read below
