@@ -51,7 +51,7 @@ class NotEnabled(ValueError):
 class Board:
     """A Hive position with its history (see the module's docstring)."""
 
-    __slots__ = ("expansions", "pos", "stacks", "ply", "history", "state", "_groups")
+    __slots__ = ("expansions", "pos", "stacks", "ply", "history", "state", "_groups", "_pins")
 
     def __init__(self, expansions: frozenset[str] = frozenset()):
         expansions = frozenset(expansions)
@@ -67,6 +67,8 @@ class Board:
         #: One entry per move made: (piece, source cell or None, state before, text).
         self.history: list[tuple[int, int | None, str, str]] = []
         self.state = NOT_STARTED
+        # The position's articulation cells once found (None: not yet, or it changed).
+        self._pins: set[int] | None = None
         # Per colour, the enabled kinds' pieces in the order they must enter (H-P1.8).
         self._groups = tuple(
             tuple(tuple(p for p in range(c * PER_COLOUR, (c + 1) * PER_COLOUR)
@@ -169,6 +171,7 @@ class Board:
         piece, dest = move
         self.history.append((piece, None if piece < 0 else self.pos[piece], self.state, text))
         self.ply += 1
+        self._pins = None
         if piece < 0:
             if self.state == NOT_STARTED:
                 self.state = IN_PROGRESS
@@ -196,6 +199,7 @@ class Board:
         piece, src, state, _text = self.history.pop()
         self.ply -= 1
         self.state = state
+        self._pins = None
         if piece < 0:
             return
         stacks = self.stacks
@@ -222,6 +226,7 @@ class Board:
         other.history = list(self.history)
         other.state = self.state
         other._groups = self._groups
+        other._pins = None
         return other
 
     @property
@@ -385,10 +390,14 @@ class Board:
 
     def _articulations(self) -> set[int]:
         # The cells whose single piece holds the hive together (H-O1.2): the
-        # articulation points of the graph of occupied cells (Hopcroft-Tarjan).
+        # articulation points of the graph of occupied cells (Hopcroft-Tarjan), found
+        # once per position (the bot asks for them again when it weighs a position).
+        if self._pins is not None:
+            return self._pins
         stacks = self.stacks
         if len(stacks) < 3:
-            return set()
+            self._pins = set()
+            return self._pins
         disc: dict[int, int] = {}
         low: dict[int, int] = {}
         found: set[int] = set()
@@ -413,6 +422,7 @@ class Board:
                 found.add(u)
 
         visit(next(iter(stacks)), None)
+        self._pins = found
         return found
 
     # Each kind's destinations from ``cell`` (its piece is on top there and may lift).
