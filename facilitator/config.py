@@ -94,4 +94,8 @@ def default_config(instance_path: str) -> dict:
         # single buckets, {"act:device": [20, 1]}.
         "SOCKET_RATE_SCALE": float(os.environ.get("FACILITATOR_SOCKET_RATE_SCALE", "1")),
         "SOCKET_RATE_LIMITS": {},
+        # Another Hive engine's command line (docs/hive.md, e.g. "nokamute uhp"): the computer's
+        # level "engine" asks it for each move. Named here by the server's operator, never
+        # on a web form: the server runs it.
+        "HIVE_ENGINE": os.environ.get("FACILITATOR_HIVE_ENGINE") or None,
     }

@@ -141,6 +141,28 @@ def test_the_consoles_hive_form_makes_a_pair_s_game(app, gm):
     assert record["players"] == {"white": "Ana", "black": "Bruno"}
 
 
+def test_the_consoles_hive_form_offers_every_game_type(gm):
+    """H-S1.4: the form lists the eight game types in words; the one chosen is the game's,
+    and a pasted GameString's own type decides over the form's."""
+    page = gm.get("/console/new/hive").get_data(as_text=True)
+    assert page.count('name="game_type"') == 1
+    assert '<option value="Base+MLP">Con las tres: mosquito, mariquita y cochinilla</option>' in page
+    made = gm.post("/console/games/form", data={
+        "kind": "hive", "white": "Ana", "black": "Bruno", "bot": "0", "turn_limit": "0",
+        "game_type": "Base+LP", "pasted": ""})
+    assert made.status_code == 302
+    record = gm.get(made.headers["Location"] + "/record.json").json
+    assert record["game"] == "Base+LP;NotStarted;White[1]"
+    assert record["settings"]["game_type"] == "Base+LP"
+    pasted = gm.post("/console/games/form", data={
+        "kind": "hive", "white": "Ana", "bot": "0", "turn_limit": "0", "game_type": "Base",
+        "pasted": "Base+M;InProgress;Black[1];wM"})
+    assert pasted.status_code == 302
+    assert gm.get(pasted.headers["Location"] + "/record.json").json["game"].startswith("Base+M;")
+    assert gm.post("/console/games/form", data={"kind": "hive", "game_type": "Base+X"}
+                   ).status_code == 400
+
+
 def test_the_consoles_hive_form_says_which_move_and_why_and_keeps_what_was_typed(gm):
     bad = "Base;InProgress;Black[1];wS1;bQ wS1-"
     answer = gm.post("/console/games/form", data={

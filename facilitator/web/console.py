@@ -178,17 +178,18 @@ def text_kinds() -> list[str]:
 @gm_required
 def create_game_form():
     """Create a single game of a kind with a form of its own (a Hive pair's: the players
-    by colour, the computer's colour and level, a turn limit, a pasted GameString to go on from; a
+    by colour, the computer's colour and level, a turn limit, the game type (its expansion
+    pieces), a pasted GameString to go on from (whose own game type decides); a
     table's players by seat, one a line, in ``seated``); its console next, or the form again saying what is wrong (400)."""
     form = {key: request.form.get(key, "")[:MAX_FORM_FIELD]
             for key in ("kind", "name", "white", "black", "bot", "bot_level", "turn_limit",
-                        "pasted", "seated")}
+                        "game_type", "pasted", "seated")}
     if form["kind"] not in text_kinds():
         abort(400)                      # no such form on the page: a hand-made request
     players = {colour: form[colour].strip() for colour in ("white", "black")
                if form[colour].strip()}
     settings = {key: int(form[key]) if form[key].strip().isdecimal() else form[key]
-                for key in ("bot", "bot_level", "turn_limit") if form[key].strip()}
+                for key in ("bot", "bot_level", "turn_limit", "game_type") if form[key].strip()}
     if form["seated"].strip():          # players by seat, one a line (a colmena table's)
         settings["players"] = [line.strip() for line in form["seated"].splitlines() if line.strip()]
     data = {"kind": form["kind"], "name": form["name"], "settings": settings,

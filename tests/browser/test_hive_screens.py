@@ -31,10 +31,11 @@ def hive_server(tmp_path):
     server.stop()
 
 
-def new_game(room, name: str) -> tuple[int, dict, str]:
+def new_game(room, name: str, settings: dict | None = None) -> tuple[int, dict, str]:
     """A Hive game made as the console makes it (kind hive): its id, codes and watch code."""
     answer = room.gm.context.request.post(f"{room.server.url}/console/games",
-                                          data={"kind": "hive", "name": name, "settings": {}}).json()
+                                          data={"kind": "hive", "name": name,
+                                                "settings": settings or {}}).json()
     assert answer["ok"], answer
     codes = room.gm.context.request.get(
         f"{room.server.url}/api/games/{answer['game_id']}/codes").json()
@@ -284,3 +285,49 @@ def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
     black.get_by_test_id("hive-pass").click()
     expect(black.get_by_test_id("hive-moves").locator("li").last).to_have_text("negras: pass")
     expect(black.get_by_test_id("hive-pass")).to_have_count(0)
+
+
+def test_the_expansion_pieces_on_a_phone(hive_server, make_room, screens):
+    """H-S1.4, H-M1.11, H-M1.12: a Base+MLP game on White's phone: the hands show and name
+    the mosquito, the ladybug and the pillbug; the Pillbug is drawn and named on the board;
+    Black's spider beside it is picked and moved over it (a Black piece, moved by White's
+    Pillbug); then on Black's phone that spider, held this turn, says why."""
+    from .layout import GM
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    game_id, codes, _watch = new_game(room, "Hive con expansiones", {"game_type": "Base+MLP"})
+    teacher = GM(room, game_id)
+    try:
+        for move in ["wP", "bS1 wP-", "wQ -wP", "bQ bS1/", "wG1 -wQ", "bQ \\bS1"]:
+            teacher.act("move", move=move)
+    finally:
+        teacher.close()
+    white = screens.page("white", PHONE, mobile=True)
+    white.goto(f"{hive_server.url}/j/{codes[1]}")
+    for kind, words in (("M", "Mosquitos"), ("L", "Mariquitas"), ("P", "Cochinillas")):
+        expect(white.get_by_test_id(f"hive-hand-white-{kind}")).to_contain_text(words.rstrip("s").lower()[:5])
+    expect(white.get_by_test_id("hive-hand-black-L").locator("svg .spot")).to_have_count(4)
+    pillbug = white.get_by_test_id("hive-cell-0_0")
+    expect(pillbug).to_have_attribute("aria-label", re.compile(r"^wP, cochinilla blanca"))
+    assert white.locator("[data-testid=hive-cell-0_0] .glyph path").count() == 2
+    check_phone_geometry(white)
+    axe_clean(white, "white phone, Base+MLP")
+    screens.shot(white, "expansions-white")
+    spider = white.get_by_test_id("hive-cell-1_0")
+    spider.click()
+    expect(spider).to_have_attribute("aria-pressed", "true")
+    lit = white.locator(".hive-svg [data-move]")
+    expect(lit).to_have_count(3)
+    assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.move)")) == [
+        "bS1 -bQ", "bS1 wP\\", "bS1 wQ\\"]
+    white.locator('.hive-svg [data-move="bS1 wQ\\\\"]').click()
+    expect(white.get_by_test_id("hive-moves").locator("li").last).to_have_text("blancas: bS1 wQ\\")
+    black = screens.page("black", PHONE, mobile=True)
+    black.goto(f"{hive_server.url}/j/{codes[2]}")
+    held = black.get_by_test_id("hive-cell--1_1")
+    held.click()
+    explain = black.get_by_test_id("hive-explain")
+    expect(explain).to_contain_text("no se mueve en este")
+    assert "H-M1.12" in explain.get_attribute("title")
+    check_phone_geometry(black)
+    screens.shot(black, "expansions-black-held")

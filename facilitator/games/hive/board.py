@@ -1,5 +1,8 @@
 """The position and its valid moves: stacks, hands, turns, one hive and freedom to move.
 
+The base game and its three expansion pieces (H-S1.4): the Mosquito, the
+Ladybug and the Pillbug with its special ability (H-M1.8 to H-M1.12).
+
 A ``Board`` is what Mzinga calls a board: the stacks of pieces on their cells,
 whose turn it is, the moves made so far (so ``pop`` takes one back), and the
 game's state. It knows nothing of notation: a move is a pair
@@ -33,8 +36,8 @@ OVER = frozenset((DRAW, WHITE_WINS, BLACK_WINS))
 #: The pass move (H-E1.3): no piece, no cell.
 PASS = (-1, 0)
 
-#: The expansions this engine can play (H-S1.4: none yet).
-SUPPORTED_EXPANSIONS: frozenset[str] = frozenset()
+#: The expansions this engine can play (H-S1.4): all three.
+SUPPORTED_EXPANSIONS: frozenset[str] = frozenset("MLP")
 
 
 class NotEnabled(ValueError):
@@ -48,7 +51,7 @@ class NotEnabled(ValueError):
 class Board:
     """A Hive position with its history (see the module's docstring)."""
 
-    __slots__ = ("expansions", "pos", "stacks", "ply", "history", "state", "_groups")
+    __slots__ = ("expansions", "pos", "stacks", "ply", "history", "state", "_groups", "_pins")
 
     def __init__(self, expansions: frozenset[str] = frozenset()):
         expansions = frozenset(expansions)
@@ -64,6 +67,8 @@ class Board:
         #: One entry per move made: (piece, source cell or None, state before, text).
         self.history: list[tuple[int, int | None, str, str]] = []
         self.state = NOT_STARTED
+        # The position's articulation cells once found (None: not yet, or it changed).
+        self._pins: set[int] | None = None
         # Per colour, the enabled kinds' pieces in the order they must enter (H-P1.8).
         self._groups = tuple(
             tuple(tuple(p for p in range(c * PER_COLOUR, (c + 1) * PER_COLOUR)
@@ -144,10 +149,20 @@ class Board:
         return len(self.stacks[cell]) > 1 or cell not in self._articulations()
 
     def key(self) -> tuple:
-        """The position as a value: what is on each cell (by colour and kind) and the side
-        to move. The hands follow from the board; equal keys are the same position."""
-        return (frozenset((cell, tuple((COLOUR[p], KIND[p]) for p in stack))
-                          for cell, stack in self.stacks.items()), self.ply & 1)
+        """The position as a value: what is on each cell (by colour and kind), the side
+        to move and, with the Pillbug, the cell of the piece that may not move (H-M1.12).
+        The hands follow from the board; equal keys are the same position."""
+        cells = frozenset((cell, tuple((COLOUR[p], KIND[p]) for p in stack))
+                          for cell, stack in self.stacks.items())
+        if "P" not in self.expansions:
+            return cells, self.ply & 1
+        last = self.last_piece()
+        return cells, self.ply & 1, None if last < 0 else self.pos[last]
+
+    def last_piece(self) -> int:
+        """The piece the last move placed or moved (-1 at the start and after a pass):
+        it may neither move nor be moved by a Pillbug this turn (H-M1.12)."""
+        return self.history[-1][0] if self.history else -1
 
     # ---- making and taking back moves ------------------------------------------
 
@@ -156,6 +171,7 @@ class Board:
         piece, dest = move
         self.history.append((piece, None if piece < 0 else self.pos[piece], self.state, text))
         self.ply += 1
+        self._pins = None
         if piece < 0:
             if self.state == NOT_STARTED:
                 self.state = IN_PROGRESS
@@ -183,6 +199,7 @@ class Board:
         piece, src, state, _text = self.history.pop()
         self.ply -= 1
         self.state = state
+        self._pins = None
         if piece < 0:
             return
         stacks = self.stacks
@@ -209,6 +226,7 @@ class Board:
         other.history = list(self.history)
         other.state = self.state
         other._groups = self._groups
+        other._pins = None
         return other
 
     @property
@@ -241,8 +259,11 @@ class Board:
         """How many moves ``valid_moves`` would list, without listing them (perft's leaves)."""
         if self.state in OVER:
             return 0
-        n = sum(len(cells) for _piece, cells in self._placements())
-        n += sum(len(cells) for _piece, cells in self._movements())
+        # Every piece that may enter goes to the same cells: count them once.
+        placements = self._placements()
+        n = len(placements) * len(placements[0][1]) if placements else 0
+        for _piece, cells in self._movements():
+            n += len(cells)
         return n or 1
 
     def destinations(self, piece: int) -> list[int]:
@@ -257,17 +278,20 @@ class Board:
         colour = ply & 1
         pos = self.pos
         queen = QUEEN[colour]
-        pieces = [next((p for p in group if pos[p] is None), None)
-                  for group in self._groups[colour]]
+        pieces = []
+        for group in self._groups[colour]:
+            for p in group:
+                if pos[p] is None:
+                    pieces.append(p)
+                    break
         if ply < 2:
             # H-P1.2 and H-P1.5: the first piece at the origin, the second next to it;
             # no queen on a player's first turn.
             cells = [ORIGIN] if ply == 0 else [ORIGIN + s for s in RING_STEPS]
-            return [(p, cells) for p in pieces if p is not None and p != queen]
+            return [(p, cells) for p in pieces if p != queen]
         if pos[queen] is None and ply >= 6:
             # H-P1.6: the fourth turn without a queen places the queen.
             pieces = [queen]
-        pieces = [p for p in pieces if p is not None]
         if not pieces:
             return []
         cells = self._placement_cells(colour)
@@ -280,73 +304,100 @@ class Board:
     def _placement_cells(self, colour: int) -> list[int]:
         # H-P1.3: an empty cell touching a stack topped by the mover's colour and
         # none topped by the other colour.
+        # The cells next to each colour's stacks, as two sets: the empty ones next to
+        # the mover's and not next to the other's.
         stacks = self.stacks
         low, high = colour * PER_COLOUR, (colour + 1) * PER_COLOUR
-        candidates = set()
-        for cell, stack in stacks.items():
-            if low <= stack[-1] < high:
-                for s in RING_STEPS:
-                    n = cell + s
-                    if n not in stacks:
-                        candidates.add(n)
-        out = []
-        get = stacks.get
-        for n in candidates:
-            for s in RING_STEPS:
-                stack = get(n + s)
-                if stack is not None and not low <= stack[-1] < high:
-                    break
-            else:
-                out.append(n)
-        return out
+        s0, s1, s2, s3, s4, s5 = RING_STEPS
+        ours: set[int] = set()
+        theirs: set[int] = set()
+        for c, stack in stacks.items():
+            (ours if low <= stack[-1] < high else theirs).update(
+                (c + s0, c + s1, c + s2, c + s3, c + s4, c + s5))
+        ours -= theirs
+        return [n for n in ours if n not in stacks]
 
     def _movements(self) -> list[tuple[int, list[int]]]:
         return self.movements_of(self.ply & 1)
 
     def movements_of(self, colour: int) -> list[tuple[int, list[int]]]:
-        """Each piece of ``colour`` that could move now, with its destinations (whoever
-        is to move: the bot asks what the side not to move threatens)."""
+        """Each piece that ``colour`` could move now, with its destinations (whoever
+        is to move: the bot asks what the side not to move threatens). With the
+        Pillbug a piece of either colour may be listed: one a Pillbug can move (H-M1.11)."""
         pos = self.pos
         if pos[QUEEN[colour]] is None:
             return []   # H-P1.7
         stacks = self.stacks
         pinned = None
         out = []
+        thrown: dict[int, set[int]] | None = None
+        frozen = self.history[-1][0] if self.history else -1
         for piece in range(colour * PER_COLOUR, (colour + 1) * PER_COLOUR):
             cell = pos[piece]
-            if cell is None:
-                continue
+            if cell is None or piece == frozen:
+                continue    # H-M1.12: the piece moved last turn stays put this turn
             stack = stacks[cell]
             if stack[-1] != piece:
                 continue    # H-M1.6
+            kind = KIND[piece]
+            lifts = True
             if len(stack) == 1:
                 if pinned is None:
                     pinned = self._articulations()
                 if cell in pinned:
-                    continue    # H-O1.2
-            kind = KIND[piece]
-            if kind == "A":
-                cells = self._ant(cell)
-            elif kind == "G":
-                cells = self._grasshopper(cell)
-            elif kind == "B":
-                cells = self._beetle(cell)
-            elif kind == "S":
-                cells = self._spider(cell)
-            elif kind == "Q":
-                cells = self._queen(cell)
-            else:   # pragma: no cover - expansions are refused by __init__
-                raise NotEnabled(frozenset(kind))
+                    lifts = False   # H-O1.2
+            if not lifts:
+                # A pinned Pillbug (or Mosquito beside one) still moves others (H-M1.11).
+                if kind == "P" or (kind == "M" and self._touches(cell, "P")):
+                    thrown = self._throw(cell, pinned, frozen, thrown)
+                continue
+            if kind == "M":
+                if pinned is None:
+                    pinned = self._articulations()
+                cells, thrown = self._mosquito(cell, pinned, frozen, thrown)
+            else:
+                cells = WALKS[kind](self, cell)
+                if kind == "P":
+                    if pinned is None:
+                        pinned = self._articulations()
+                    thrown = self._throw(cell, pinned, frozen, thrown)
             if cells:
                 out.append((piece, cells))
+        if thrown:
+            return self._merge(out, thrown)
         return out
+
+    @staticmethod
+    def _merge(out: list[tuple[int, list[int]]],
+               thrown: dict[int, set[int]]) -> list[tuple[int, list[int]]]:
+        # A piece a Pillbug moves to a cell it could reach itself is one move, as Mzinga
+        # lists it once (a move is a piece and a destination).
+        merged = []
+        for piece, cells in out:
+            extra = thrown.pop(piece, None)
+            merged.append((piece, list(set(cells) | extra) if extra else cells))
+        merged.extend((piece, list(cells)) for piece, cells in thrown.items())
+        return merged
+
+    def _touches(self, cell: int, kind: str) -> bool:
+        # Whether a stack next to ``cell`` has a piece of that kind on top.
+        stacks = self.stacks
+        for s in RING_STEPS:
+            stack = stacks.get(cell + s)
+            if stack is not None and KIND[stack[-1]] == kind:
+                return True
+        return False
 
     def _articulations(self) -> set[int]:
         # The cells whose single piece holds the hive together (H-O1.2): the
-        # articulation points of the graph of occupied cells (Hopcroft-Tarjan).
+        # articulation points of the graph of occupied cells (Hopcroft-Tarjan), found
+        # once per position (the bot asks for them again when it weighs a position).
+        if self._pins is not None:
+            return self._pins
         stacks = self.stacks
         if len(stacks) < 3:
-            return set()
+            self._pins = set()
+            return self._pins
         disc: dict[int, int] = {}
         low: dict[int, int] = {}
         found: set[int] = set()
@@ -371,6 +422,7 @@ class Board:
                 found.add(u)
 
         visit(next(iter(stacks)), None)
+        self._pins = found
         return found
 
     # Each kind's destinations from ``cell`` (its piece is on top there and may lift).
@@ -451,3 +503,92 @@ class Board:
                 continue
             out.append(n)
         return out
+
+    def _ladybug(self, cell: int) -> set[int]:
+        # H-M1.9: two steps on top of the hive, then one down to an empty cell other
+        # than the start; each step is a beetle's (H-M1.5), the ladybug lifted throughout.
+        stacks = self.stacks
+        lifted = stacks.pop(cell)
+        get = stacks.get
+        ends = set()
+        for d1, l1, r1 in SLIDES:
+            a = cell + d1
+            ha = len(get(a, ()))
+            if not ha or min(len(get(cell + l1, ())), len(get(cell + r1, ()))) > ha:
+                continue
+            for d2, l2, r2 in SLIDES:
+                b = a + d2
+                hb = len(get(b, ()))
+                if not hb or min(len(get(a + l2, ())), len(get(a + r2, ()))) > max(ha, hb):
+                    continue
+                for d3, l3, r3 in SLIDES:
+                    e = b + d3
+                    if (e not in stacks and e != cell
+                            and min(len(get(b + l3, ())), len(get(b + r3, ()))) <= hb):
+                        ends.add(e)
+        stacks[cell] = lifted
+        return ends
+
+    def _throw(self, cell: int, pinned: set[int], frozen: int,
+               thrown: dict[int, set[int]] | None) -> dict[int, set[int]]:
+        # H-M1.11: a Pillbug (or a Mosquito copying one) on the ground at ``cell`` lifts
+        # a neighbouring piece that stands alone, may leave and was not moved last turn,
+        # over itself (a beetle's step up and a beetle's step down, H-M1.5) to an empty
+        # neighbouring cell. Up: the Pillbug's height is 1 and the piece starts on the
+        # ground, so only two shared neighbours both of height 2 or more bar it; the
+        # same holds down, and the piece's own cell (height 1) never bars either step.
+        get = self.stacks.get
+        tall = []
+        free = []
+        takers = []
+        for d, left, right in SLIDES:
+            s = get(cell + left)
+            hl = len(s) if s else 0
+            s = get(cell + right)
+            hr = len(s) if s else 0
+            gated = hl > 1 and hr > 1
+            tall.append(gated)
+            n = cell + d
+            s = get(n)
+            if s is None:
+                if not gated:
+                    free.append(n)
+            elif not gated and len(s) == 1 and s[0] != frozen and n not in pinned:
+                takers.append(s[0])
+        if not takers or not free:
+            return thrown if thrown is not None else {}
+        if thrown is None:
+            thrown = {}
+        for piece in takers:
+            found = thrown.get(piece)
+            if found is None:
+                thrown[piece] = set(free)
+            else:
+                found.update(free)
+        return thrown
+
+    def _mosquito(self, cell: int, pinned: set[int], frozen: int,
+                  thrown: dict[int, set[int]] | None) -> tuple[set[int], dict | None]:
+        # H-M1.8: on top of the hive a beetle; on the ground, the moves of every kind on
+        # top of a neighbouring stack (a Mosquito beside Mosquitoes only cannot move).
+        stacks = self.stacks
+        if len(stacks[cell]) > 1:
+            return set(self._beetle(cell)), thrown
+        kinds = set()
+        for s in RING_STEPS:
+            stack = stacks.get(cell + s)
+            if stack is not None:
+                kinds.add(KIND[stack[-1]])
+        cells: set[int] = set()
+        for kind in kinds:
+            if kind != "M":
+                cells.update(WALKS[kind](self, cell))
+            if kind == "P":
+                thrown = self._throw(cell, pinned, frozen, thrown)
+        return cells, thrown
+
+
+#: Each kind's own way to move, by its letter (the Mosquito borrows them, H-M1.8): the
+#: Pillbug walks as the Queen Bee (H-M1.10), its ability is ``Board._throw``.
+WALKS = {"Q": Board._queen, "S": Board._spider, "B": Board._beetle, "G": Board._grasshopper,
+         "A": Board._ant, "L": Board._ladybug, "P": Board._queen}

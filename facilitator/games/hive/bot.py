@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from .board import BLACK_WINS, DRAW, PASS, WHITE_WINS, Board
+from .external import engine_command
 from .hexes import RING_STEPS, coords
 from .notation import canonical
 from .pieces import KIND, PER_COLOUR, QUEEN
@@ -46,20 +47,34 @@ class Level:
     depth: int
     seconds: float
     slips: int = 0
+    #: Whether another engine, named by the server's operator, chooses the moves (H-G9);
+    #: the depth and seconds above are its time and, should it fail, the fallback's.
+    external: bool = False
 
 
 #: The levels, weakest first: their names are what the settings and the screens say.
-LEVELS = {"beginner": Level(1, 0.5, 60), "casual": Level(1, 0.5, 15),
-          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(MAX_DEPTH, 1.0)}
+LEVELS = {"beginner": Level(1, 0.5, 20), "casual": Level(1, 0.5, 5),
+          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(MAX_DEPTH, 1.0),
+          "engine": Level(MAX_DEPTH, 1.0, external=True)}
 DEFAULT_LEVEL = "club"
+
+
+def offered_levels() -> list[str]:
+    """The levels a set-up form offers, weakest first: ``engine`` only when the server
+    names another engine (H-G9)."""
+    return [name for name, level in LEVELS.items() if not level.external or engine_command()]
 #: A record written when the strength was a depth (``bot_depth``) reads as this level.
 LEVEL_OF_DEPTH = {1: "casual", 2: "club", 3: "strong", 4: "strongest", 5: "strongest",
                   6: "strongest"}
 WIN = 1_000_000
+#: The share of a level's seconds its search may use (H-G7).
+SEARCH_SHARE = 0.8
+#: What going back to a position the game has been in costs a side that is not behind.
+REPEAT_PENALTY = 40
 # Occupied cells around a queen -> pressure on it; steeper near six.
 RING_PRESSURE = (0, 10, 25, 45, 75, 130, 0)
-# What a piece that can move is worth, by kind (ants and beetles matter most).
-MOBILE = {"Q": 6, "A": 9, "B": 7, "G": 5, "S": 4}
+# What a piece that can move is worth, by kind (ants, mosquitoes and beetles matter most).
+MOBILE = {"Q": 6, "A": 9, "B": 7, "G": 5, "S": 4, "M": 8, "L": 6, "P": 6}
 # A cell of the opponent's queen ring one's pieces could fill next: the last one, one of two.
 THREAT_LAST, THREAT = 60, 20
 
@@ -162,16 +177,19 @@ def _ordered(board: Board, moves: list[tuple[int, int]], first=None) -> list[tup
 class Search:
     """One search: counts nodes, and stops at ``deadline`` (perf_counter seconds) if given."""
 
-    def __init__(self, board: Board, deadline: float | None = None):
+    def __init__(self, board: Board, deadline: float | None = None,
+                 seen: frozenset = frozenset()):
         self.board = board
         self.deadline = deadline
         self.nodes = 0
+        #: The positions the game has been in: going back to one is worth less (below).
+        self.seen = seen
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The value of the position ``depth`` plies deep, for the side to move."""
         board = self.board
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _OutOfTime
         if board.over:
             value = evaluate(board)
@@ -192,15 +210,25 @@ class Search:
                         break
         return best
 
-    def root(self, depth: int, first=None) -> tuple[tuple[int, int], int]:
-        """The best move at ``depth`` and its value (``first`` is searched first)."""
+    def root(self, depth: int, first=None, partial: bool = False) -> tuple[tuple[int, int], int]:
+        """The best move at ``depth`` and its value (``first`` is searched first); with
+        ``partial``, out of time after one move or more, the best of those searched."""
         board = self.board
         moves = _ordered(board, board.valid_moves(), first)
         best_move, best = moves[0], -WIN * 2
         alpha, beta = -WIN * 2, WIN * 2
         for move in moves:
             board.push(move)
-            value = -self.negamax(depth - 1, -beta, -alpha, 1)
+            try:
+                value = -self.negamax(depth - 1, -beta, -alpha, 1)
+            except _OutOfTime:
+                if partial and best > -WIN * 2:
+                    return best_move, best      # ``board`` is a scratch copy
+                raise
+            if value >= 0 and board.key() in self.seen:
+                # A side not behind goes somewhere new rather than round in circles
+                # (a third time is a draw, H-G4).
+                value -= REPEAT_PENALTY
             board.pop()
             if value > best:
                 best_move, best = move, value
@@ -208,13 +236,24 @@ class Search:
         return best_move, best
 
 
+def _seen(board: Board) -> frozenset:
+    # The positions the game went through before this one (on a copy).
+    other = board.copy()
+    keys = set()
+    while other.history:
+        other.pop()
+        keys.add(other.key())
+    return frozenset(keys)
+
+
 def search(board: Board, depth: int | None = None,
            time_limit: float | None = None) -> tuple[tuple[int, int], int, int]:
     """(best move, its value, depth reached) on a copy of ``board``.
 
     With ``time_limit`` (seconds) the search deepens from 1 up to ``depth`` (or
-    MAX_DEPTH) and keeps the deepest result finished in time; depth 1 always
-    finishes, so there is always an answer.
+    MAX_DEPTH) and keeps the deepest result finished in time; a depth 1 cut short by
+    the time answers the best of the moves it looked at (the first guess if none), so
+    there is always an answer, and in time.
     """
     if board.over:
         raise ValueError("The game is over.")
@@ -222,19 +261,25 @@ def search(board: Board, depth: int | None = None,
     moves = work.valid_moves()
     if moves == [PASS] or len(moves) == 1:
         return moves[0], 0, 0
+    deadline = None if time_limit is None else time.perf_counter() + max(0.0, float(time_limit))
+    seen = _seen(work)
     if time_limit is None:
         depth = DEFAULT_DEPTH if depth is None else max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
-        move, value = Search(work).root(depth)
+        move, value = Search(work, seen=seen).root(depth)
         return move, value, depth
-    deadline = time.perf_counter() + max(0.0, float(time_limit))
     top = MAX_DEPTH if depth is None else max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
-    move, value = Search(work).root(1)
+    try:
+        # Depth 1 within the time too: the best of the moves looked at by then.
+        move, value = Search(work, deadline, seen).root(1, partial=True)
+    except _OutOfTime:
+        return _ordered(board, moves)[0], 0, 0
+    work = board.copy()         # an interrupted search leaves moves pushed
     reached = 1
     for d in range(2, top + 1):
         if abs(value) >= WIN - 100:
             break   # a forced result is already found
         try:
-            move, value = Search(work, deadline).root(d, first=move)
+            move, value = Search(work, deadline, seen).root(d, first=move)
             reached = d
         except _OutOfTime:
             # The interrupted search leaves moves pushed on ``work``, a scratch copy:
@@ -261,15 +306,20 @@ def level_move(board: Board, level: Level, rng: random.Random):
     within the level's depth and time, or, for a level that slips, a move picked by how
     close its value is to the best's (a win in one is always taken)."""
     if not level.slips:
-        return search(board, level.depth, level.seconds)[0]
+        # The search stops short of the level's seconds: copying the board, ordering the
+        # moves and answering take the rest.
+        return search(board, level.depth, level.seconds * SEARCH_SHARE)[0]
     if board.over:
         raise ValueError("The game is over.")
     work = board.copy()
     moves = work.valid_moves()
     if len(moves) == 1:
         return moves[0]
+    deadline = time.perf_counter() + level.seconds
     valued = []
-    for move in moves:
+    for move in _ordered(work, moves):
+        if valued and time.perf_counter() > deadline:
+            break       # out of time: a choice among the moves weighed by then
         work.push(move)
         value = -evaluate(work)
         work.pop()
@@ -316,3 +366,27 @@ def against_random(games: int = 100, depth: int = 1, seed: int = 0,
             losses += 1
     return {"games": games, "depth": depth, "wins": wins, "draws": draws, "losses": losses,
             "seconds_per_move": thinking / max(1, bot_moves)}
+
+
+def play_levels(levels: tuple[str | None, str | None], seed: int,
+                expansions: frozenset[str] = frozenset(), max_plies: int = 200) -> dict:
+    """One game between two levels (White's, Black's; None: a player choosing uniformly
+    among the valid moves), each move as ``level_move`` plays it with a seeded chance.
+    The result ("white", "black" or "draw": both queens, or no result within
+    ``max_plies``) and, per colour, the longest and the total seconds a move took."""
+    rng = random.Random(seed)
+    board = Board(expansions)
+    longest, total = [0.0, 0.0], [0.0, 0.0]
+    while not board.over and board.ply < max_plies:
+        name = levels[board.colour]
+        start = time.perf_counter()
+        if name is None:
+            move = rng.choice(board.valid_moves())
+        else:
+            move = level_move(board, LEVELS[name], rng)
+        took = time.perf_counter() - start
+        longest[board.colour] = max(longest[board.colour], took)
+        total[board.colour] += took
+        board.push(move)
+    result = {WHITE_WINS: "white", BLACK_WINS: "black"}.get(board.state, "draw")
+    return {"result": result, "plies": board.ply, "longest": longest, "total": total}

@@ -4,7 +4,7 @@ Hive, its rules H-T1 to H-T7 in docs/hive.md ("The class tournament").
 The hall's ``plan`` (JSON data only this module reads)::
 
     {"players": [name, ...], "system": "round_robin" | "swiss", "odd": "bye" | "bot",
-     "rounds_total": k, "seed": s, "game": {"turn_limit", "bot_level"},
+     "rounds_total": k, "seed": s, "game": {"turn_limit", "bot_level", "game_type"},
      "rounds": [[board, ...], ...]}
 
 each board ``{"white": player | None, "black": player | None}`` (None: the bot's side)
@@ -32,7 +32,8 @@ Points are whole or halves (``1.5``): the screens write them the page's language
 from __future__ import annotations
 
 from ..protocol import GM, HallDefaults, Refusal, Role
-from .bot import DEFAULT_LEVEL, LEVELS
+from .bot import DEFAULT_LEVEL, LEVELS, offered_levels
+from .pieces import GAME_TYPES
 from .tournament import NoPairing, round_robin_schedule, swiss_round
 
 #: The bot's name in a game's players (data, as a student's name is; H-G7).
@@ -56,6 +57,9 @@ BOUNDS = {
                   "meaning": "the computer player's strength, weakest first (H-G7)"},
     "turn_limit": {"default": 0, "min": 0, "max": 500,
                    "meaning": "turns per player before a draw (H-G5); 0 = no limit"},
+    "game_type": {"default": "Base", "options": list(GAME_TYPES),
+                  "meaning": "the pieces of every game (H-S1.4): the base game, with the "
+                             "Mosquito, the Ladybug, the Pillbug or several"},
 }
 
 
@@ -121,8 +125,11 @@ class HiveHall(HallDefaults):
     columns = ("wins", "draws", "losses", "byes", "buchholz", "sonneborn_berger")
 
     def bounds(self) -> dict:
-        """The tournament's settings with their defaults and bounds (for the set-up form)."""
-        return {key: dict(value) for key, value in BOUNDS.items()}
+        """The tournament's settings with their defaults and bounds (for the set-up form);
+        the level ``engine`` only when the server names another engine (H-G9)."""
+        bounds = {key: dict(value) for key, value in BOUNDS.items()}
+        bounds["bot_level"]["options"] = offered_levels()
+        return bounds
 
     def plan(self, players: list[str], settings: dict, seed: int) -> dict:
         """A tournament of ``players``, its first round paired (H-T1, H-T2, H-T3)."""
@@ -137,7 +144,8 @@ class HiveHall(HallDefaults):
             total = min(chosen["swiss_rounds"], max(1, (count - 1) // 2))
         plan = {"players": list(players), "system": system, "odd": chosen["odd"],
                 "rounds_total": total, "seed": seed,
-                "game": {"turn_limit": chosen["turn_limit"], "bot_level": chosen["bot_level"]},
+                "game": {"turn_limit": chosen["turn_limit"], "bot_level": chosen["bot_level"],
+                         "game_type": chosen["game_type"]},
                 "rounds": []}
         return self._paired(plan, {})
 

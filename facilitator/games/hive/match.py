@@ -34,11 +34,13 @@ from typing import Any, ClassVar
 from ...resources import data_path
 from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, Legal,
                         Refusal, Role)
-from .board import BLACK_WINS, DRAW, OVER, PASS, WHITE_WINS, Board, NotEnabled
-from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move
+from .board import BLACK_WINS, DRAW, OVER, PASS, WHITE_WINS, Board
+from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move, offered_levels
+from .external import engine_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
-from .pieces import COLOUR, KINDS, NAMES, PER_COLOUR, enabled, parse_game_type
+from .pieces import COLOUR, GAME_TYPES, KINDS, NAMES, PER_COLOUR, enabled, game_type_name, \
+    parse_game_type
 from .rules import IllegalMove, check, stuck
 
 FORMAT = "hive/1"
@@ -59,8 +61,9 @@ SETTINGS_BOUNDS = {
                              "a second a move"},
     "bot": {"default": 0, "min": 0, "max": 2,
             "meaning": "the seat the computer plays (H-G7): 1 White, 2 Black; 0 = none"},
-    "game_type": {"default": "Base", "values": ["Base"],
-                  "meaning": "the pieces in play (H-S1.4: expansions later)"},
+    "game_type": {"default": "Base", "values": list(GAME_TYPES),
+                  "meaning": "the pieces in play (H-S1.4): the base game, with the "
+                             "Mosquito (M), the Ladybug (L), the Pillbug (P) or several"},
 }
 NOT_YOUR_TURN = "It's not that player's turn."
 
@@ -89,8 +92,6 @@ def parse_settings(data: Any) -> dict:
     expansions = parse_game_type(game_type) if isinstance(game_type, str) else None
     if expansions is None:
         raise Refusal("format", f"unknown game type {game_type!r}")
-    if expansions:
-        raise Refusal("H-S1.4", "That piece is not enabled in this game.")
     out["game_type"] = game_type
     return out
 
@@ -127,7 +128,7 @@ class _State:
 
     def __init__(self, settings: dict):
         self.settings = settings
-        self.board = Board()
+        self.board = Board(parse_game_type(settings.get("game_type", "Base")))
         self.undo_asked: int | None = None   # the seat asking
         self.draw_offered: int | None = None  # the seat offering
         self.result: dict | None = None
@@ -249,8 +250,11 @@ class HiveMatch:
         if not self._bot_to_move():
             return None
         rng = random.Random(f"{self.seed}:{self.seq}")
-        move = canonical(self.board, level_move(self.board, LEVELS[self.settings["bot_level"]],
-                                                rng))
+        level = LEVELS[self.settings["bot_level"]]
+        # H-G9: another engine's move, else (none named, failed, late) the strongest's.
+        found = engine_move(self.board, level.seconds) if level.external else None
+        move = canonical(self.board, found if found is not None
+                         else level_move(self.board, level, rng))
         return {"do": "pass"} if move == "pass" else {"do": "move", "move": move}
 
     # ---- acting -----------------------------------------------------------------------
@@ -662,8 +666,11 @@ class HiveKind(KindDefaults):
     pages: dict = {}
 
     def settings_bounds(self) -> dict:
-        """Every setting with its default and bounds (for set-up forms)."""
-        return {key: dict(value) for key, value in SETTINGS_BOUNDS.items()}
+        """Every setting with its default and bounds (for set-up forms); the level
+        ``engine`` only when the server names another engine (H-G9)."""
+        bounds = {key: dict(value) for key, value in SETTINGS_BOUNDS.items()}
+        bounds["bot_level"]["values"] = offered_levels()
+        return bounds
 
     #: The record's key holding the game's content (its players), as the store keeps it.
     content_key = "players"
@@ -732,13 +739,15 @@ class HiveKind(KindDefaults):
             raise Refusal("format", 'a Hive record has its GameString in "game"')
         if len(text) > MAX_GAME_STRING:
             raise Refusal("format", TOO_LONG)
-        match = self.new(record.get("settings") or {}, players=record.get("players"))
         try:
             expansions, moves = split_game_string(text)
         except ValueError as error:
             raise Refusal("H-N1.4", str(error)) from None
-        if expansions:
-            raise Refusal("H-S1.4", NotEnabled(expansions).args[0])
+        settings = record.get("settings") or {}
+        if isinstance(settings, dict):
+            # The GameString's own game type decides the pieces (H-N1.4, H-S1.4).
+            settings = {**settings, "game_type": game_type_name(expansions)}
+        match = self.new(settings, players=record.get("players"))
         gm = Role.gm()
         for index, move in enumerate(moves):
             move = move.strip()

@@ -17,13 +17,16 @@ facilitator.games.hive.rules.IllegalMove: H-P1.5: You can't play your Queen Bee 
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from .board import PASS, Board, NotEnabled
 from .notation import PASS_WRITTEN, NotationError, Written, canonical, parse_move, resolve, \
     split_game_string
 from .pieces import COLOUR, KIND, enabled
 
 #: The movement rule of each kind: the rule a move breaks when its piece cannot go there.
-KIND_RULE = {"Q": "H-M1.1", "S": "H-M1.2", "A": "H-M1.3", "G": "H-M1.4", "B": "H-M1.5"}
+KIND_RULE = {"Q": "H-M1.1", "S": "H-M1.2", "A": "H-M1.3", "G": "H-M1.4", "B": "H-M1.5",
+             "M": "H-M1.8", "L": "H-M1.9", "P": "H-M1.10"}
 
 GAME_OVER = "You can't play, the game is over."
 NOT_YOUR_TURN = "It's not that player's turn."
@@ -106,6 +109,8 @@ def _reason(board: Board, piece: int, dest: int | None, height: int) -> tuple[st
             return "H-M1.6", COVERED
         if not board.can_lift(piece):
             return "H-O1.2", BREAKS_HIVE
+        if piece == board.last_piece():
+            return "H-M1.12", CANNOT_GO
         return KIND_RULE[kind], CANNOT_GO
     if height > 0:
         return "H-P1.4", CANNOT_GO   # a placement on top of a stack
@@ -137,6 +142,8 @@ def stuck(board: Board, piece: int) -> tuple[str, str]:
         return "H-P1.3", CANNOT_GO
     if not board.can_lift(piece):
         return "H-O1.2", BREAKS_HIVE
+    if piece == board.last_piece():
+        return "H-M1.12", CANNOT_GO
     return KIND_RULE[kind], CANNOT_GO
 
 
@@ -159,8 +166,10 @@ class GameStringError(ValueError):
         self.reason = reason
 
 
-def load(text: str) -> Board:
-    """The board a GameString describes: its moves replayed and checked (H-N1.5)."""
+def load(text: str, after: Callable[[Board], None] | None = None) -> Board:
+    """The board a GameString describes: its moves replayed and checked (H-N1.5);
+    ``after`` is called with the board after each move (the UHP engine's draw by
+    repetition, H-E1.6, so a later move of a drawn game is refused)."""
     try:
         expansions, moves = split_game_string(text)
     except ValueError as error:
@@ -176,4 +185,6 @@ def load(text: str) -> Board:
             verb = "parse" if error.rule == "H-N1.2" else "play"
             raise GameStringError(f"Unable to {verb} '{move}' in GameString. {error.reason}",
                                   index, error.rule, error.reason) from None
+        if after is not None:
+            after(board)
     return board

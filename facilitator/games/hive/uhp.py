@@ -5,13 +5,17 @@ per line until ``exit`` or the end of input. Every answer ends with ``ok``; a
 refused move is ``invalidmove <Mzinga's reason>``, any other error
 ``err <message>`` (with Mzinga's messages for a finished game, no game,
 a bad undo). Moves are read in any correct spelling and written canonically.
+Every game type is played (H-S1.4): ``info`` lists the expansion pieces.
+A position's third occurrence ends the game as a draw (H-E1.6) unless the
+option ``Repetition`` is set to False.
 
 >>> import io
 >>> out = io.StringIO()
 >>> main(io.StringIO("newgame\\nplay wS1\\nplay wQ\\nexit\\n"), out)
 0
 >>> print(out.getvalue())
-id facilitator-hive v0.1.0
+id facilitator-hive v0.2.0
+Mosquito;Ladybug;Pillbug
 ok
 Base;NotStarted;White[1]
 ok
@@ -28,13 +32,15 @@ import time
 from typing import IO
 
 from . import bot
-from .board import Board, NotEnabled
+from .board import DRAW, Board, NotEnabled
 from .notation import canonical, game_string
 from .perft import perft
 from .pieces import parse_game_type
 from .rules import GameStringError, IllegalMove, check, load, play
 
-NAME, VERSION = "facilitator-hive", "0.1.0"
+NAME, VERSION = "facilitator-hive", "0.2.0"
+#: The capabilities line of ``info``: the expansion pieces this engine plays.
+CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 
 INVALID_COMMAND = "Invalid command. Try 'help' to see a list of valid commands."
 NO_GAME = "No game in progress. Try 'newgame' to start a new game."
@@ -60,7 +66,7 @@ class Engine:
         """``max_seconds``: the longest a search or a count runs (MAX_SECONDS)."""
         self.max_seconds = max_seconds
         self.board: Board | None = None
-        self.options = {"BotDepth": bot.DEFAULT_DEPTH}
+        self.options = {"BotDepth": bot.DEFAULT_DEPTH, "Repetition": True}
         self.exit_requested = False
 
     def answer(self, line: str) -> list[str]:
@@ -88,8 +94,7 @@ class Engine:
     # ---- commands ------------------------------------------------------------------
 
     def _info(self, args):
-        # A base-only engine has no capabilities to list (HIVE.md: no line).
-        return [f"id {NAME} v{VERSION}"]
+        return [f"id {NAME} v{VERSION}", CAPABILITIES]
 
     def _help(self, args):
         return ["Commands: " + "; ".join(COMMANDS)]
@@ -104,10 +109,16 @@ class Engine:
                 raise _Error(str(error)) from None
         else:
             try:
-                self.board = load(" ".join(args))
+                self.board = load(" ".join(args), after=self._repetition)
             except GameStringError as error:
                 raise _Error(str(error)) from None
         return [game_string(self.board)]
+
+    def _repetition(self, board: Board) -> None:
+        # H-E1.6: the third occurrence of a position is a draw. The state is set on the
+        # board, and ``pop`` puts back the state before the move, so ``undo`` reopens it.
+        if self.options["Repetition"] and not board.over and repeated(board):
+            board.state = DRAW
 
     def _game(self, *, playing: bool = True) -> Board:
         if self.board is None:
@@ -121,6 +132,7 @@ class Engine:
             raise _Error(INVALID_COMMAND)
         board = self._game()
         play(board, " ".join(args))
+        self._repetition(board)
         return [game_string(board)]
 
     def _pass(self, args):
@@ -170,6 +182,11 @@ class Engine:
         if sub == "set" and len(args) == 3:
             key = self._option_key(args[1])
             value = args[2]
+            if key == "Repetition":
+                if value.lower() not in ("true", "false"):
+                    raise _Error(f'The value "{value[:40]}" is not valid for the option "{key}".')
+                self.options[key] = value.lower() == "true"
+                return [self._option_line(key)]
             if not _is_whole(value.removeprefix("-")):
                 raise _Error(f'The value "{value[:40]}" is not valid for the option "{key}".')
             self.options[key] = max(bot.MIN_DEPTH, min(int(value), bot.MAX_DEPTH))
@@ -183,6 +200,8 @@ class Engine:
 
     def _option_line(self, key: str) -> str:
         key = self._option_key(key)
+        if key == "Repetition":
+            return f"{key};bool;{self.options[key]};True"
         return (f"{key};int;{self.options[key]};{bot.DEFAULT_DEPTH};"
                 f"{bot.MIN_DEPTH};{bot.MAX_DEPTH}")
 
@@ -205,6 +224,21 @@ class Engine:
             ms = (time.perf_counter() - start) * 1000
             out.append(f"perft({depth}) = {nodes} in {ms:.0f} ms.")
         return out
+
+
+def repeated(board: Board) -> bool:
+    """Whether the position on ``board`` has now occurred for the third time (H-E1.6):
+    the same stacks, side to move and, with the Pillbug, the same piece held (H-M1.12)."""
+    key = board.key()
+    other = board.copy()
+    seen = 1
+    while other.history:
+        other.pop()
+        if other.key() == key:
+            seen += 1
+            if seen >= 3:
+                return True
+    return False
 
 
 def _is_whole(text: str) -> bool:

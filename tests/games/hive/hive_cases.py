@@ -31,9 +31,13 @@ def params(name: str, keep=lambda fields: True):
             for number, heading, fields in rows(name) if keep(fields)]
 
 
-def recordings() -> list[Path]:
-    """The base-game recordings (PGN)."""
-    return sorted((DATA / "GameRecordings").glob("*.pgn"))
+def recordings(game_type: str | None = None) -> list[Path]:
+    """Mzinga's recordings (PGN): base-game, Base+P and Base+MLP games; only those of
+    ``game_type`` when it is given."""
+    paths = sorted((DATA / "GameRecordings").glob("*.pgn"))
+    if game_type is None:
+        return paths
+    return [p for p in paths if read_pgn(p)[0].get("GameType") == game_type]
 
 
 def read_pgn(path: Path) -> tuple[dict, list[str]]:

@@ -149,7 +149,7 @@ def test_the_engine_agrees_with_the_reference_on_random_games():
 
 def test_the_engine_agrees_with_the_reference_along_mzinga_recorded_games():
     """Real games reach what random ones rarely do: stacks, gates, long ant paths."""
-    for path in recordings():
+    for path in recordings("Base"):
         _tags, moves = read_pgn(path)
         board = Board()
         for move in moves:

@@ -63,3 +63,18 @@ def test_the_bot_beats_a_random_player():
     """At least 95 wins in 100 games, colours alternating, a seeded random opponent."""
     result = bot.against_random(games=100, depth=1, seed=2024, max_plies=300)
     assert result["wins"] >= 95, result
+
+
+def test_the_beginner_beats_random_moves_and_plays_the_expansions():
+    """H-G7 (issue 49, item 2): a beginner's slips are a person's, not chance: it wins
+    against random moves (bench/hive.py --ladder plays the whole ladder); every level
+    plays a Base+MLP game's moves, each within its seconds and a tenth."""
+    won = 0
+    for game in range(8):
+        pair = ("beginner", None) if game % 2 == 0 else (None, "beginner")
+        won += bot.play_levels(pair, 100 + game)["result"] == ("white", "black")[game % 2]
+    assert won >= 5     # the others: no result within 200 plies, never a loss
+    for name in ("beginner", "club"):
+        played = bot.play_levels((name, name), 7, frozenset("MLP"), max_plies=12)
+        assert played["plies"] == 12
+        assert max(played["longest"]) < bot.LEVELS[name].seconds + 0.1

@@ -68,6 +68,21 @@ def test_seven_with_the_bot_every_game_set_for_the_store():            # H-T3, H
         assert sorted(match.players.values()) == sorted(game["content"]["players"].values())
 
 
+def test_the_tournament_plays_the_game_type_chosen():                 # H-S1.4
+    assert HALL.bounds()["game_type"]["options"][-1] == "Base+MLP"
+    plan = HALL.plan(NAMES[:4], {"game_type": "Base+MLP"}, seed=3)
+    for _game, match in games_of(plan):
+        assert match.settings["game_type"] == "Base+MLP"
+        assert match.board.game_type == "Base+MLP"
+    with pytest.raises(Refusal) as refused:
+        HALL.plan(NAMES, {"game_type": "Base+Q"}, seed=1)
+    assert refused.value.rule == "format"
+    # A plan made before the setting existed plays the base game.
+    old = HALL.plan(NAMES[:4], {}, seed=3)
+    del old["game"]["game_type"]
+    assert all(m.board.game_type == "Base" for _g, m in games_of(old))
+
+
 def test_a_round_follows_when_every_game_is_over_and_not_after_the_last():   # H-T4
     plan = HALL.plan(NAMES[:4], {}, seed=2)
     matches = games_of(plan)

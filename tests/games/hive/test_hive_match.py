@@ -71,9 +71,18 @@ def test_settings_are_checked():
             KIND.new(bad)
         assert caught.value.rule == "format"
     with pytest.raises(Refusal) as caught:
-        KIND.new({"game_type": "Base+MLP"})
-    assert (caught.value.rule, caught.value.message) == (
-        "H-S1.4", "That piece is not enabled in this game.")
+        KIND.new({"game_type": "Base+LM"})
+    assert caught.value.rule == "format"
+
+
+def test_every_game_type_can_be_set_up():
+    """H-S1.4: the teacher's game types; the hands hold the expansion pieces."""
+    assert KIND.settings_bounds()["game_type"]["values"] == [
+        "Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"]
+    match = KIND.new({"game_type": "Base+MP"})
+    view = match.view(WATCHER)
+    assert view["game_type"] == "Base+MP"
+    assert [h["kind"] for h in view["hands"]["white"]] == ["Q", "S", "B", "G", "A", "M", "P"]
 
 
 def test_the_server_gives_the_colours():
@@ -431,8 +440,12 @@ def test_a_refused_move_in_a_record_names_its_index():
             KIND.replay(bad)
         assert caught.value.rule == "format"
     with pytest.raises(Refusal) as caught:
-        KIND.replay({"format": "hive/1", "game": "Base+M"})
+        KIND.replay({"format": "hive/1", "game": "Base+ML;InProgress;White[1];wP"})
     assert caught.value.rule == "H-S1.4"
+    # The GameString's game type decides, whatever the record's settings say.
+    match = KIND.replay({"format": "hive/1", "game": "Base+P;InProgress;White[1];wP",
+                         "settings": {"game_type": "Base"}})
+    assert match.settings["game_type"] == "Base+P" and match.board.texts == ["wP"]
 
 
 def test_a_recorded_result_must_agree_with_the_moves():

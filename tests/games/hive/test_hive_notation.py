@@ -74,7 +74,7 @@ def spellings(board: Board, move) -> list[str]:
 
 
 def recorded_positions():
-    for path in recordings():
+    for path in recordings("Base"):
         _tags, moves = read_pgn(path)
         board = Board()
         for move in moves:
@@ -160,7 +160,8 @@ def test_game_strings_are_replayed_and_their_header_recomputed():
     ("Base;InProgress;White[2];wS1;bS1 wS1-;", 2, "H-N1.2"),
     ("Base;InProgress;Black[1];wS1;nonsense", 1, "H-N1.2"),
     ("Chess;NotStarted;White[1]", None, "H-N1.4"),
-    ("Base+MLP;NotStarted;White[1]", None, "H-S1.4"),
+    ("Base+ML;NotStarted;White[1];wP", 0, "H-S1.4"),
+    ("Base+LM;NotStarted;White[1]", None, "H-N1.4"),
 ])
 def test_a_game_string_that_cannot_be_loaded(text, index, rule):
     with pytest.raises(GameStringError) as refused:

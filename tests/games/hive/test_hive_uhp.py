@@ -8,8 +8,12 @@ import subprocess
 import sys
 import time
 
+import pytest
 from hive_cases import ROOT
 
+DATA_NOKAMUTE = ROOT / "tests" / "data" / "nokamute"
+
+from facilitator.games.hive.pieces import GAME_TYPES
 from facilitator.games.hive.uhp import Engine, main
 
 SUICIDE = ("Base;InProgress;White[1];wS1;bS1 \\wS1;wQ wS1\\;bQ \\bS1;wS2 -wQ;bS2 \\bQ;"
@@ -31,11 +35,24 @@ def test_info_and_newgame():
 
 
 def test_newgame_refusals_are_errors():
-    bad_move, expansion, nonsense = session(
-        "newgame Base;NotStarted;White[1];wQ", "newgame Base+MLP", "newgame Chess")
+    bad_move, disabled, nonsense, unordered = session(
+        "newgame Base;NotStarted;White[1];wQ", "newgame Base+ML;NotStarted;White[1];wP",
+        "newgame Chess", "newgame Base+LM")
     assert bad_move[0].startswith("err Unable to play 'wQ' in GameString.") and bad_move[1] == "ok"
-    assert expansion == ["err That piece is not enabled in this game.", "ok"]
-    assert nonsense[0].startswith("err ")
+    assert disabled == ["err Unable to play 'wP' in GameString. "
+                        "That piece is not enabled in this game.", "ok"]
+    assert nonsense[0].startswith("err ") and unordered[0].startswith("err ")
+
+
+def test_info_names_the_expansions_and_every_game_type_starts():
+    """H-S1.4: the capabilities line, and ``newgame`` of each of the eight game types."""
+    answers = session("info", *(f"newgame {t}" for t in GAME_TYPES))
+    assert answers[0] == ["id facilitator-hive v0.2.0", "Mosquito;Ladybug;Pillbug", "ok"]
+    assert [a[0] for a in answers[1:]] == [f"{t};NotStarted;White[1]" for t in GAME_TYPES]
+    engine = Engine()
+    engine.answer("newgame Base+MLP")
+    assert engine.answer("validmoves")[0] == "wS1;wB1;wG1;wA1;wM;wL;wP"
+    assert engine.answer("perft 2")[2].startswith("perft(2) = 294 in ")
 
 
 def test_play_pass_and_invalid_moves():
@@ -96,7 +113,7 @@ def test_bestmove_by_depth_and_by_time():
 def test_options():
     answers = session("options", "options get BotDepth", "options set BotDepth 3",
                       "options get BotDepth", "options set BotDepth lots", "options get Colour")
-    assert answers[0] == ["BotDepth;int;2;2;1;6", "ok"]
+    assert answers[0] == ["BotDepth;int;2;2;1;6", "Repetition;bool;True;True", "ok"]
     assert answers[2] == ["BotDepth;int;3;2;1;6", "ok"] == answers[3]
     assert answers[4][0].startswith("err ") and answers[5] == [
         'err The option "Colour" is not valid.', "ok"]
@@ -106,6 +123,69 @@ def test_perft():
     answer = session("newgame", "perft 3")[1]
     assert [line.split(" in ")[0] for line in answer[:-1]] == [
         "perft(0) = 1", "perft(1) = 4", "perft(2) = 96", "perft(3) = 1440"]
+
+
+REPEATED = ("Base;InProgress;White[1];wS1;bB1 wS1-;wQ \\wS1;bQ bB1\\;wQ -wS1;bQ bB1-;"
+            "wQ \\wS1;bQ bB1\\;wQ -wS1;bQ bB1-;wQ \\wS1;bQ bB1\\")
+
+
+def test_a_third_repetition_is_a_draw_unless_the_option_is_off():
+    """H-E1.6: the UHP engine's draw by repetition, undone by ``undo``; with
+    ``Repetition`` False the engine plays on, as Mzinga's."""
+    engine = Engine()
+    assert engine.answer(f"newgame {REPEATED}")[0].startswith("Base;Draw;White[7];")
+    assert engine.answer("validmoves")[0] == ("err The game is over. Try 'newgame' to start a "
+                                              "new game.")
+    assert engine.answer("undo")[0].startswith("Base;InProgress;Black[6];")
+    assert engine.answer("play bQ bB1\\")[0].startswith("Base;Draw;White[7];")
+    assert engine.answer("options set Repetition False") == ["Repetition;bool;False;True", "ok"]
+    assert engine.answer(f"newgame {REPEATED}")[0].startswith("Base;InProgress;White[7];")
+    assert engine.answer("options set Repetition maybe")[0].startswith("err ")
+    # A drawn game's later moves are refused when a GameString is loaded.
+    later = engine.answer("options set Repetition True") and engine.answer(
+        f"newgame {REPEATED};wQ -wS1")
+    assert later[0].startswith("err Unable to play 'wQ -wS1' in GameString.")
+
+
+def nokamute_cases():
+    """nokamute's UHP test cases (tests/data/nokamute/uhp_tests.txt): (name, GameString,
+    the expected valid moves or ""), read as nokamute's own runner reads them."""
+    lines = (DATA_NOKAMUTE / "uhp_tests.txt").read_text(encoding="utf-8").split("\n")
+    cases, name, i = [], "", 0
+    while i < len(lines):
+        if not lines[i]:
+            i += 1
+        elif lines[i].startswith("# "):
+            name, i = lines[i][2:], i + 1
+        else:
+            cases.append(pytest.param(lines[i], lines[i + 1] if i + 1 < len(lines) else "",
+                                      id=name))
+            i += 2
+    return cases
+
+
+@pytest.mark.parametrize("game,expected", nokamute_cases())
+def test_nokamute_uhp_case(game, expected):
+    """Each of nokamute's cases, none skipped (the engine announces all three expansions):
+    ``newgame`` of the game type, each move played, the final state as the GameString's,
+    and while the game is on the valid moves: nokamute compares their number, this test
+    the moves themselves."""
+    engine = Engine()
+    fields = game.split(";")
+    assert engine.answer(f"newgame {fields[0]}")[-1] == "ok"
+    state = f"{fields[0]};NotStarted"
+    for move in fields[3:]:
+        answer = engine.answer(f"play {move}")
+        assert not answer[0].startswith(("err", "invalidmove")), (move, answer)
+        state = answer[0]
+    assert state.split(";")[1] == fields[1]
+    if fields[1] == "InProgress":
+        found = engine.answer("validmoves")[0].split(";")
+        assert sorted(found) == sorted(expected.split(";"))
+
+
+def test_the_nokamute_file_has_every_case():
+    assert len(nokamute_cases()) == 21
 
 
 def test_main_prints_info_first_and_stops_at_exit():

@@ -18,7 +18,7 @@ import { html, svg, render as draw, nothing } from '/static/js/lib/dom.js';
 import { R, centre, hexPoints, fit, zoomAt } from './geometry.js';
 
 /** The insects, in the order the hands list them. */
-export const KINDS = ['Q', 'S', 'B', 'G', 'A'];
+export const KINDS = ['Q', 'S', 'B', 'G', 'A', 'M', 'L', 'P'];
 const COLOURS = ['white', 'black'];
 const at = (x, y) => 'translate(' + x.toFixed(2) + ',' + y.toFixed(2) + ')';
 const TILE = hexPoints(R - 2);
@@ -32,6 +32,11 @@ const GLYPHS = {
   G: svg`<ellipse cx="0" cy="1" rx="3" ry="9"/><circle cx="0" cy="-9" r="2.3"/><path d="M-2 2 L-9 -4 L-8 10 M2 2 L9 -4 L8 10 M-2 -3 L-6 -6 M2 -3 L6 -6 M-1 -11 L-4 -14 M1 -11 L4 -14" class="leg"/>`,
   S: svg`<circle cx="0" cy="-3" r="3.5"/><circle cx="0" cy="5" r="5"/><path d="M-2 -4 L-9 -10 L-11 -6 M2 -4 L9 -10 L11 -6 M-3 -2 L-11 -3 M3 -2 L11 -3 M-3 0 L-10 4 L-11 8 M3 0 L10 4 L11 8 M-2 1 L-7 9 M2 1 L7 9" class="leg"/>`,
   A: svg`<circle cx="0" cy="-8" r="2.5"/><circle cx="0" cy="-2" r="2.5"/><ellipse cx="0" cy="6" rx="4" ry="5"/><path d="M-1 -10 L-4 -13 M1 -10 L4 -13 M-2 -3 L-9 -7 M2 -3 L9 -7 M-2 -1 L-10 0 M2 -1 L10 0 M-2 0 L-8 6 M2 0 L8 6" class="leg"/>`,
+  // The expansions: a mosquito's thin body, wings and long mouth; a ladybug's round,
+  // spotted back; a pillbug's segmented shell.
+  M: svg`<ellipse cx="-5" cy="-2" rx="5" ry="2.2" class="wing"/><ellipse cx="5" cy="-2" rx="5" ry="2.2" class="wing"/><ellipse cx="0" cy="3" rx="2" ry="7"/><circle cx="0" cy="-6" r="2.2"/><path d="M0 -8 L0 -13 M-1 -1 L-9 -6 M1 -1 L9 -6 M-1 1 L-9 5 M1 1 L9 5 M-1 3 L-7 11 M1 3 L7 11" class="leg"/>`,
+  L: svg`<circle cx="0" cy="-8" r="3"/><circle cx="0" cy="2" r="8.5"/><line x1="0" y1="-6" x2="0" y2="10.5" class="cut"/><circle cx="-4" cy="-1" r="1.7" class="spot"/><circle cx="4" cy="-1" r="1.7" class="spot"/><circle cx="-4" cy="5" r="1.5" class="spot"/><circle cx="4" cy="5" r="1.5" class="spot"/><path d="M-1 -10 L-3 -13 M1 -10 L3 -13" class="leg"/>`,
+  P: svg`<ellipse cx="0" cy="1" rx="7.5" ry="10.5"/><path d="M-7 -5 Q0 -7 7 -5 M-7.5 -1 Q0 -3 7.5 -1 M-7.5 3 Q0 1 7.5 3 M-7 7 Q0 5 7 7" class="cut"/><path d="M-2 -9 L-4 -13 M2 -9 L4 -13 M-7 -3 L-11 -4 M7 -3 L11 -4 M-8 1 L-11 1 M8 1 L11 1 M-7 5 L-11 6 M7 5 L11 6" class="leg"/>`,
 };
 /** The drawing of insect `kind` (a group, `scale` times the 24-unit box). */
 const glyph = (kind, scale) => svg`<g class="glyph" transform=${'scale(' + scale + ')'} aria-hidden="true">${GLYPHS[kind] || GLYPHS.Q}</g>`;
