@@ -3,8 +3,4 @@
  * screen module, one per audience under static/js/games/<kind>/, exports `start()`,
  * which draws the screen and keeps it live. */
 const script = document.querySelector('script[data-screen]');
-if (script) {
-  import(script.dataset.screen).then((screen) => {
-    if (typeof screen.start === 'function') screen.start();
-  });
-}
+if (script) import(script.dataset.screen).then((screen) => screen.start());

@@ -32,397 +32,399 @@ import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connecti
 import { offlineBanner } from '/static/js/lib/widgets.js';
 import { board, card, cardName } from './cards.js';
 
-const { t, has, num, signed, plural } = W;
-const lang = W.lang;
-const page = readJSON('page', {});
-const role = page.role || 'team';
-/* The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only: a
- * phone carries none of it. */
-let seatingPanel = () => nothing;
-if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) draw(); });
-const me = role === 'team' ? page.team : null;
-const box = document.getElementById('screen');
-//: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
-const ZOOMS = [110, 140, 170, 80];
+/** Draw this table's screen the page's data names (a player's phone, the table's tablet, the teacher's console or the projector) and keep it live. */
+export function start() {
+  const { t, has, num, signed, plural } = W;
+  const lang = W.lang;
+  const page = readJSON('page', {});
+  const role = page.role || 'team';
+  /* The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only: a
+   * phone carries none of it. */
+  let seatingPanel = () => nothing;
+  if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) draw(); });
+  const me = role === 'team' ? page.team : null;
+  const box = document.getElementById('screen');
+  //: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
+  const ZOOMS = [110, 140, 170, 80];
 
-stylesheet('/static/css/colmena.css');
-box.classList.add('colmena-screen', 'role-' + role);
-document.body.classList.add('colmena-page', 'colmena-' + role);
+  stylesheet('/static/css/colmena.css');
+  box.classList.add('colmena-screen', 'role-' + role);
+  document.body.classList.add('colmena-page', 'colmena-' + role);
 
-const conn = connection({ noAnswer: t('live.no_answer') });
-offlineBanner(conn);
+  const conn = connection({ noAnswer: t('live.no_answer') });
+  offlineBanner(conn);
 
-let S = null;
-const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
-//: A board drawn whole gets the largest type (px) at which every card's words fit their
-//: cell, never below `least` nor above `most`.
-const TYPE = { least: 7, most: 30 };
-// For the tests and a look from the developer tools: the last state this screen drew.
-window.ColmenaScreen = { get state() { return S; } };
+  let S = null;
+  const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
+  //: A board drawn whole gets the largest type (px) at which every card's words fit their
+  //: cell, never below `least` nor above `most`.
+  const TYPE = { least: 7, most: 30 };
+  // For the tests and a look from the developer tools: the last state this screen drew.
+  window.ColmenaScreen = { get state() { return S; } };
 
-const legal = (name) => legalOf(S, name);
-const playerName = (view, seat) => {
-  const p = view.players.find((q) => q.seat === seat);
-  return p ? p.name : String(seat);
-};
-const teamName = (view, icon) => {
-  const team = view.score.teams.find((tm) => tm.team === icon);
-  return team ? team.name[lang.startsWith('es') ? 'es' : 'en'] : icon;
-};
+  const legal = (name) => legalOf(S, name);
+  const playerName = (view, seat) => {
+    const p = view.players.find((q) => q.seat === seat);
+    return p ? p.name : String(seat);
+  };
+  const teamName = (view, icon) => {
+    const team = view.score.teams.find((tm) => tm.team === icon);
+    return team ? team.name[lang.startsWith('es') ? 'es' : 'en'] : icon;
+  };
 
-/** The line of a rule that refused something: its summary in the catalog, or the
- *  engine's own sentence; the rule's id and the engine's words stay in the tooltip. */
-function because(rule, message) {
-  const k = 'colmena.rule.' + rule;
-  return { text: has(k) ? t(k) : (message || rule), title: rule + (message ? ' — ' + message : '') };
-}
-
-const iconWord = (icon) => icon.name[lang.startsWith('es') ? 'es' : 'en'] || icon.key;
-const orList = (words) => (typeof Intl.ListFormat === 'function'
-  ? new Intl.ListFormat(lang, { type: 'disjunction' }).format(words) : words.join(', '));
-
-/** Why a hand card can go nowhere, written from the view's reason and icons. */
-function blockedText(stuck) {
-  return t('colmena.blocked.' + stuck.reason, {
-    icon: stuck.icon ? iconWord(stuck.icon) : '',
-    icons: orList((stuck.icons || []).map(iconWord)),
-  });
-}
-
-/** The refusal line of a card that can go nowhere: the reason in words, the rule in the tooltip. */
-function stuckLine(stuck) {
-  const k = 'colmena.rule.' + stuck.rule;
-  return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
-}
-
-/* The teacher's undo or redo, said on every screen for a few seconds: the state
- * that carries it says it once; a later state, or the time, takes it away. */
-const TOLD_MS = 6000;
-function told(view) {
-  const tl = view.told;
-  if (!tl || tl.seq !== view.seq) return nothing;
-  if (ui.toldSeq !== tl.seq) {
-    ui.toldSeq = tl.seq;
-    ui.toldUntil = Date.now() + TOLD_MS;
-    setTimeout(() => draw(), TOLD_MS + 50);
+  /** The line of a rule that refused something: its summary in the catalog, or the
+   *  engine's own sentence; the rule's id and the engine's words stay in the tooltip. */
+  function because(rule, message) {
+    const k = 'colmena.rule.' + rule;
+    return { text: has(k) ? t(k) : (message || rule), title: rule + (message ? ' — ' + message : '') };
   }
-  if (Date.now() > ui.toldUntil) return nothing;
-  return html`<p class="cc-told" role="status" data-testid="colmena-told">${t('colmena.told.' + tl.do)}</p>`;
-}
 
-const explainLine = () => html`<p class="cc-explain" role="alert" data-testid="colmena-explain"
+  const iconWord = (icon) => icon.name[lang.startsWith('es') ? 'es' : 'en'] || icon.key;
+  const orList = (words) => (typeof Intl.ListFormat === 'function'
+    ? new Intl.ListFormat(lang, { type: 'disjunction' }).format(words) : words.join(', '));
+
+  /** Why a hand card can go nowhere, written from the view's reason and icons. */
+  function blockedText(stuck) {
+    return t('colmena.blocked.' + stuck.reason, {
+      icon: stuck.icon ? iconWord(stuck.icon) : '',
+      icons: orList((stuck.icons || []).map(iconWord)),
+    });
+  }
+
+  /** The refusal line of a card that can go nowhere: the reason in words, the rule in the tooltip. */
+  function stuckLine(stuck) {
+    const k = 'colmena.rule.' + stuck.rule;
+    return { text: blockedText(stuck), title: stuck.rule + (has(k) ? ' — ' + t(k) : '') };
+  }
+
+  /* The teacher's undo or redo, said on every screen for a few seconds: the state
+   * that carries it says it once; a later state, or the time, takes it away. */
+  const TOLD_MS = 6000;
+  function told(view) {
+    const tl = view.told;
+    if (!tl || tl.seq !== view.seq) return nothing;
+    if (ui.toldSeq !== tl.seq) {
+      ui.toldSeq = tl.seq;
+      ui.toldUntil = Date.now() + TOLD_MS;
+      setTimeout(() => draw(), TOLD_MS + 50);
+    }
+    if (Date.now() > ui.toldUntil) return nothing;
+    return html`<p class="cc-told" role="status" data-testid="colmena-told">${t('colmena.told.' + tl.do)}</p>`;
+  }
+
+  const explainLine = () => html`<p class="cc-explain" role="alert" data-testid="colmena-explain"
   title=${ui.explain.title}>${t('colmena.refused', { why: ui.explain.text })}</p>`;
 
-function explain(line) {
-  ui.explain = line;
-}
-
-function send(action, where) {
-  if (ui.sending) return Promise.resolve(null);
-  ui.sending = true;
-  explain(null);
-  return conn.act(action).then((ack) => {
-    ui.sending = false;
-    // A refused tap on the board is said beside the board, where the eyes are.
-    if (ack && ack.ok === false) explain({ ...because(ack.error, ack.message), board: where === 'board' });
-    else { ui.selected = null; ui.confirm = null; }
-    draw();
-    return ack;
-  });
-}
-
-/* ---- whose turn and what is awaited --------------------------------------------- */
-
-function statusText(view) {
-  if (view.over) return t(view.ended_early ? 'colmena.status.ended_early' : 'colmena.status.over', { total: num(view.score.total) });
-  const a = view.awaiting;
-  const name = a.seat ? playerName(view, a.seat) : '';
-  const turn = num(view.turn);
-  if (a.step === 'first_task') {
-    if (!a.seat) return t('colmena.status.first_task_nobody');
-    if (role === 'team' && a.seat === me) return t('colmena.mine.first_task', { name });
-    return t('colmena.status.first_task', { name });
+  function explain(line) {
+    ui.explain = line;
   }
-  if (role === 'team' && a.seat === me) return t('colmena.mine.' + a.step, { name, turn });
-  return t('colmena.status.' + a.step, { name, turn });
-}
 
-function header(view, aside) {
-  const mine = role === 'team' && !view.over && view.awaiting.seat === me;
-  const facts = [
-    html`<span data-testid="colmena-deck">${t('colmena.deck', { n: num(view.deck) })}</span>`,
-    html`<span data-testid="colmena-discard-count">${t('colmena.discard_count', { n: num(view.discard.length) })}</span>`,
-    html`<span data-testid="colmena-score">${t(view.over ? 'colmena.score_final' : 'colmena.score_so_far', { n: num(view.score.total) })}</span>`,
-  ];
-  return html`
+  function send(action, where) {
+    if (ui.sending) return Promise.resolve(null);
+    ui.sending = true;
+    explain(null);
+    return conn.act(action).then((ack) => {
+      ui.sending = false;
+      // A refused tap on the board is said beside the board, where the eyes are.
+      if (ack && ack.ok === false) explain({ ...because(ack.error, ack.message), board: where === 'board' });
+      else { ui.selected = null; ui.confirm = null; }
+      draw();
+      return ack;
+    });
+  }
+
+  /* ---- whose turn and what is awaited --------------------------------------------- */
+
+  function statusText(view) {
+    if (view.over) return t(view.ended_early ? 'colmena.status.ended_early' : 'colmena.status.over', { total: num(view.score.total) });
+    const a = view.awaiting;
+    const name = a.seat ? playerName(view, a.seat) : '';
+    const turn = num(view.turn);
+    if (a.step === 'first_task') {
+      if (!a.seat) return t('colmena.status.first_task_nobody');
+      if (role === 'team' && a.seat === me) return t('colmena.mine.first_task', { name });
+      return t('colmena.status.first_task', { name });
+    }
+    if (role === 'team' && a.seat === me) return t('colmena.mine.' + a.step, { name, turn });
+    return t('colmena.status.' + a.step, { name, turn });
+  }
+
+  function header(view, aside) {
+    const mine = role === 'team' && !view.over && view.awaiting.seat === me;
+    const facts = [
+      html`<span data-testid="colmena-deck">${t('colmena.deck', { n: num(view.deck) })}</span>`,
+      html`<span data-testid="colmena-discard-count">${t('colmena.discard_count', { n: num(view.discard.length) })}</span>`,
+      html`<span data-testid="colmena-score">${t(view.over ? 'colmena.score_final' : 'colmena.score_so_far', { n: num(view.score.total) })}</span>`,
+    ];
+    return html`
     <p class=${'cc-status' + (mine ? ' mine' : '') + (view.over ? ' over' : '')} data-testid="colmena-status">${statusText(view)}</p>
     ${view.last_turn ? html`<p class="cc-last" data-testid="colmena-last-turn">${t('colmena.last_turn')}</p>` : nothing}
     <p class="cc-facts">${facts.map((f, i) => (i ? html` · ${f}` : f))}</p>
     ${ui.explain && !ui.explain.board ? explainLine() : nothing}
     ${told(view)}
     ${aside ? nothing : question(view)}`;
-}
+  }
 
-function question(view) {
-  if (!view.question || !view.question.text) return nothing;
-  return html`<p class="cc-question" data-testid="colmena-question">${t('colmena.asked', { name: playerName(view, view.question.seat), text: view.question.text[lang] || view.question.text.es })}</p>`;
-}
+  function question(view) {
+    if (!view.question || !view.question.text) return nothing;
+    return html`<p class="cc-question" data-testid="colmena-question">${t('colmena.asked', { name: playerName(view, view.question.seat), text: view.question.text[lang] || view.question.text.es })}</p>`;
+  }
 
-function players(view) {
-  return html`<ul class="cc-players" data-testid="colmena-players" aria-label=${t('colmena.players')}>${view.players.map((p) => html`
+  function players(view) {
+    return html`<ul class="cc-players" data-testid="colmena-players" aria-label=${t('colmena.players')}>${view.players.map((p) => html`
     <li class=${(view.awaiting.seat === p.seat && !view.over ? 'now' : '') + (p.seat === me ? ' me' : '')} data-testid=${'colmena-player-' + p.seat}>
       <span class="cc-pname">${p.name}</span>${p.seat === me ? html` <span class="muted">${t('colmena.this_device')}</span>` : nothing}
       <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span>${role === 'gm' ? devices(p.seat) : nothing}</li>`)}</ul>`;
-}
+  }
 
-/** The teacher's list of a seat's devices, each with its "Quitar": a lost phone's seat is
- * freed, and the next phone to join with the table's code takes its hand. */
-function devices(seat) {
-  const ids = (S.device_ids || {})[String(seat)] || [];
-  if (!ids.length) return nothing;
-  return html`<div class="small cc-devices">${ids.map((id) => html`<span class="cc-device" data-testid=${'colmena-device-' + seat + '-' + id}><code title=${id}>${id.slice(0, 6)}</code>
+  /** The teacher's list of a seat's devices, each with its "Quitar": a lost phone's seat is
+   * freed, and the next phone to join with the table's code takes its hand. */
+  function devices(seat) {
+    const ids = (S.device_ids || {})[String(seat)] || [];
+    if (!ids.length) return nothing;
+    return html`<div class="small cc-devices">${ids.map((id) => html`<span class="cc-device" data-testid=${'colmena-device-' + seat + '-' + id}><code title=${id}>${id.slice(0, 6)}</code>
     <button type="button" class="bad small" data-testid=${'colmena-device-remove-' + id} title=${t('colmena.gm.remove_device_hint')}
       @click=${() => { ui.confirm = { device: id, player: seat }; draw(); }}>${t('colmena.gm.remove_device')}</button></span>`)}</div>`;
-}
-
-/** Remove a device (the console's own request, not a game action). */
-function removeDevice(id) {
-  ui.confirm = null;
-  fetchJSON('/console/' + page.game + '/devices/remove', { device: id }, t('live.no_answer'))
-    .then((ack) => { if (ack && ack.ok === false) explain(because(ack.error, ack.message)); draw(); });
-}
-
-/* ---- a hand, the two drawn, the forced card ------------------------------------- */
-
-/** The seat whose cards this screen plays: its own (a phone), the active one (the teacher). */
-function actingSeat(view) {
-  if (role === 'team') return me;
-  if (role === 'gm') return view.awaiting.seat;
-  return null;
-}
-
-function playableOf(view, seat) {
-  if (role === 'gm') return (view.playable && view.playable[String(seat)]) || [];
-  return view.playable || [];
-}
-
-function handOf(view, seat) {
-  if (role === 'gm') return (view.hands && view.hands[String(seat)]) || [];
-  return view.hand || [];
-}
-
-function cellsOf(view, seat, cardId) {
-  const found = playableOf(view, seat).find((p) => p.card === cardId);
-  return found ? found.cells : [];
-}
-
-function pick(view, seat, cardId) {
-  explain(null);
-  if (ui.selected && ui.selected.card === cardId && ui.selected.seat === seat) ui.selected = null;
-  else {
-    ui.selected = { seat: seat, card: cardId };
-    const stuck = (view.blocked || []).find((b) => b.card === cardId);
-    if (stuck && seat === view.awaiting.seat) explain(stuckLine(stuck));
   }
-  draw();
-  if (ui.selected) showCells(cellsOf(view, seat, cardId), false);
-}
 
-/** The first of `cells` to the middle of the board's frame; with `page`, the frame itself
- *  into the window too (a card to place after «extra»: its cells must be seen). */
-function showCells(cells, page) {
-  const frame = document.querySelector('[data-testid=colmena-board-frame]');
-  const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
-  if (!frame || !b) return;
-  const f = frame.getBoundingClientRect();
-  const r = b.getBoundingClientRect();
-  frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
-  if (page) {
-    const again = b.getBoundingClientRect();
-    if (again.top < 0 || again.bottom > innerHeight) b.scrollIntoView({ block: 'center', inline: 'nearest' });
+  /** Remove a device (the console's own request, not a game action). */
+  function removeDevice(id) {
+    ui.confirm = null;
+    fetchJSON('/console/' + page.game + '/devices/remove', { device: id }, t('live.no_answer'))
+      .then((ack) => { if (ack && ack.ok === false) explain(because(ack.error, ack.message)); draw(); });
   }
-}
 
-function handList(view, seat, testid) {
-  const cards = handOf(view, seat);
-  if (!cards.length) return html`<p class="muted" data-testid=${testid}>${t('colmena.hand_empty')}</p>`;
-  const acting = seat === view.awaiting.seat || (view.awaiting.step === 'first_task' && (view.awaiting.players || []).includes(seat));
-  const selectable = !view.over && acting && (legal('play') || legal('communicate') || legal('first_task'));
-  return html`<ul class="cc-hand" data-testid=${testid}>${cards.map((c) => {
-    const on = ui.selected && ui.selected.card === c.id && ui.selected.seat === seat;
-    const can = cellsOf(view, seat, c.id).length > 0;
-    const stuck = seat === view.awaiting.seat ? (view.blocked || []).find((b) => b.card === c.id) : null;
-    const why = stuck ? html`<span class="cc-cannot" data-testid=${'colmena-blocked-' + c.id} title=${stuck.rule}>${t('colmena.cannot_play')}: ${blockedText(stuck)}</span>` : nothing;
-    return html`<li>${selectable
-      ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '') + (stuck ? ' stuck' : '')} aria-pressed=${on ? 'true' : 'false'}
+  /* ---- a hand, the two drawn, the forced card ------------------------------------- */
+
+  /** The seat whose cards this screen plays: its own (a phone), the active one (the teacher). */
+  function actingSeat(view) {
+    if (role === 'team') return me;
+    if (role === 'gm') return view.awaiting.seat;
+    return null;
+  }
+
+  function playableOf(view, seat) {
+    if (role === 'gm') return (view.playable && view.playable[String(seat)]) || [];
+    return view.playable || [];
+  }
+
+  function handOf(view, seat) {
+    if (role === 'gm') return (view.hands && view.hands[String(seat)]) || [];
+    return view.hand || [];
+  }
+
+  function cellsOf(view, seat, cardId) {
+    const found = playableOf(view, seat).find((p) => p.card === cardId);
+    return found ? found.cells : [];
+  }
+
+  function pick(view, seat, cardId) {
+    explain(null);
+    if (ui.selected && ui.selected.card === cardId && ui.selected.seat === seat) ui.selected = null;
+    else {
+      ui.selected = { seat: seat, card: cardId };
+      const stuck = (view.blocked || []).find((b) => b.card === cardId);
+      if (stuck && seat === view.awaiting.seat) explain(stuckLine(stuck));
+    }
+    draw();
+    if (ui.selected) showCells(cellsOf(view, seat, cardId), false);
+  }
+
+  /** The first of `cells` to the middle of the board's frame; with `page`, the frame itself
+   *  into the window too (a card to place after «extra»: its cells must be seen). */
+  function showCells(cells, page) {
+    const frame = document.querySelector('[data-testid=colmena-board-frame]');
+    const b = cells.length && document.querySelector('[data-testid="colmena-cell-' + cells[0][0] + '_' + cells[0][1] + '"]');
+    if (!frame || !b) return;
+    const f = frame.getBoundingClientRect();
+    const r = b.getBoundingClientRect();
+    frame.scrollBy({ left: r.left + r.width / 2 - (f.left + f.width / 2), top: r.top + r.height / 2 - (f.top + f.height / 2) });
+    if (page) {
+      const again = b.getBoundingClientRect();
+      if (again.top < 0 || again.bottom > innerHeight) b.scrollIntoView({ block: 'center', inline: 'nearest' });
+    }
+  }
+
+  function handList(view, seat, testid) {
+    const cards = handOf(view, seat);
+    if (!cards.length) return html`<p class="muted" data-testid=${testid}>${t('colmena.hand_empty')}</p>`;
+    const acting = seat === view.awaiting.seat || (view.awaiting.step === 'first_task' && (view.awaiting.players || []).includes(seat));
+    const selectable = !view.over && acting && (legal('play') || legal('communicate') || legal('first_task'));
+    return html`<ul class="cc-hand" data-testid=${testid}>${cards.map((c) => {
+      const on = ui.selected && ui.selected.card === c.id && ui.selected.seat === seat;
+      const can = cellsOf(view, seat, c.id).length > 0;
+      const stuck = seat === view.awaiting.seat ? (view.blocked || []).find((b) => b.card === c.id) : null;
+      const why = stuck ? html`<span class="cc-cannot" data-testid=${'colmena-blocked-' + c.id} title=${stuck.rule}>${t('colmena.cannot_play')}: ${blockedText(stuck)}</span>` : nothing;
+      return html`<li>${selectable
+        ? html`<button type="button" class=${'cc-hand-card' + (on ? ' on' : '') + (can ? ' can' : '') + (stuck ? ' stuck' : '')} aria-pressed=${on ? 'true' : 'false'}
           data-testid=${'colmena-hand-' + c.id} @click=${() => pick(view, seat, c.id)}>${card(c, lang)}${can ? html`<span class="cc-can">${t('colmena.can_play')}</span>` : why}</button>`
-      : html`<div class="cc-hand-card" data-testid=${'colmena-hand-' + c.id}>${card(c, lang)}</div>`}</li>`;
-  })}</ul>`;
-}
+        : html`<div class="cc-hand-card" data-testid=${'colmena-hand-' + c.id}>${card(c, lang)}</div>`}</li>`;
+    })}</ul>`;
+  }
 
-function choosing(view) {
-  const keep = legal('keep');
-  if (!keep || !view.choosing || !view.choosing.length) return nothing;
-  return html`<section class="cc-choose" aria-labelledby="cc-choose-h">
+  function choosing(view) {
+    const keep = legal('keep');
+    if (!keep || !view.choosing || !view.choosing.length) return nothing;
+    return html`<section class="cc-choose" aria-labelledby="cc-choose-h">
     <h2 id="cc-choose-h">${t('colmena.choose_title')}</h2>
     <ul class="cc-hand">${view.choosing.map((c) => html`<li><button type="button" class="cc-hand-card can" data-testid=${'colmena-keep-' + c.id}
       @click=${() => send({ do: 'keep', card: c.id })}>${card(c, lang)}<span class="cc-can">${t('colmena.keep_this')}</span></button></li>`)}</ul></section>`;
-}
+  }
 
-function forced(view) {
-  if (!view.forced) return nothing;
-  return html`<section class="cc-forced" data-testid="colmena-forced" aria-labelledby="cc-forced-h">
+  function forced(view) {
+    if (!view.forced) return nothing;
+    return html`<section class="cc-forced" data-testid="colmena-forced" aria-labelledby="cc-forced-h">
     <h2 id="cc-forced-h">${t('colmena.forced_title')}</h2><div class="cc-hand-card">${card(view.forced, lang)}</div></section>`;
-}
+  }
 
-/* ---- what this screen may send -------------------------------------------------- */
+  /* ---- what this screen may send -------------------------------------------------- */
 
-function askChoices(view, entry) {
-  const ask = (entry.options && entry.options.ask) || {};
-  const out = [html`<option value="">${t('colmena.ask.none')}</option>`];
-  for (const icon of ask.team || []) out.push(html`<option value=${'team:' + icon}>${t('colmena.ask.team', { team: teamName(view, icon) })}</option>`);
-  for (const icon of ask.task || []) out.push(html`<option value=${'task:' + icon}>${t('colmena.ask.task', { team: teamName(view, icon) })}</option>`);
-  return out;
-}
+  function askChoices(view, entry) {
+    const ask = (entry.options && entry.options.ask) || {};
+    const out = [html`<option value="">${t('colmena.ask.none')}</option>`];
+    for (const icon of ask.team || []) out.push(html`<option value=${'team:' + icon}>${t('colmena.ask.team', { team: teamName(view, icon) })}</option>`);
+    for (const icon of ask.task || []) out.push(html`<option value=${'task:' + icon}>${t('colmena.ask.task', { team: teamName(view, icon) })}</option>`);
+    return out;
+  }
 
-function turnControls(view) {
-  const seat = actingSeat(view);
-  if (view.over || !seat || seat !== view.awaiting.seat) return nothing;
-  const out = [];
-  const selected = ui.selected && ui.selected.seat === seat ? handOf(view, seat).find((c) => c.id === ui.selected.card) : null;
-  const forSeat = role === 'gm' ? { player: seat } : {};
-  const communicate = legal('communicate');
-  const giving = communicate ? (communicate.options.cards || []) : [];
-  if (giving.length) {
-    // Offered whether a card is picked or not: the card to discard is chosen here (the one
-    // picked in the hand, when it may go), the question beside it.
-    const give = selected && giving.includes(selected.id) ? selected.id
-      : giving.includes(ui.give) ? ui.give : giving[0];
-    const giveCard = handOf(view, seat).find((c) => c.id === give);
-    out.push(html`<div class="cc-communicate">
+  function turnControls(view) {
+    const seat = actingSeat(view);
+    if (view.over || !seat || seat !== view.awaiting.seat) return nothing;
+    const out = [];
+    const selected = ui.selected && ui.selected.seat === seat ? handOf(view, seat).find((c) => c.id === ui.selected.card) : null;
+    const forSeat = role === 'gm' ? { player: seat } : {};
+    const communicate = legal('communicate');
+    const giving = communicate ? (communicate.options.cards || []) : [];
+    if (giving.length) {
+      // Offered whether a card is picked or not: the card to discard is chosen here (the one
+      // picked in the hand, when it may go), the question beside it.
+      const give = selected && giving.includes(selected.id) ? selected.id
+        : giving.includes(ui.give) ? ui.give : giving[0];
+      const giveCard = handOf(view, seat).find((c) => c.id === give);
+      out.push(html`<div class="cc-communicate">
       <label for="cc-give">${t('colmena.give.label')}</label>
       <select id="cc-give" data-testid="colmena-give" @change=${(e) => { ui.give = e.target.value; ui.selected = null; draw(); }}>${giving.map((id) => {
-        const c = handOf(view, seat).find((x) => x.id === id);
-        return html`<option value=${id} ?selected=${id === give}>${c ? cardName(c, lang) : id}</option>`;
-      })}</select>
+          const c = handOf(view, seat).find((x) => x.id === id);
+          return html`<option value=${id} ?selected=${id === give}>${c ? cardName(c, lang) : id}</option>`;
+        })}</select>
       <label for="cc-ask">${t('colmena.ask.label')}</label>
       <select id="cc-ask" data-testid="colmena-ask" .value=${ui.ask} @change=${(e) => { ui.ask = e.target.value; }}>${askChoices(view, communicate)}</select>
       <button type="button" data-testid="colmena-communicate" @click=${() => {
-        const action = { do: 'communicate', card: give, ...forSeat };
-        if (ui.ask) { const [kind, icon] = ui.ask.split(':'); action.ask = { [kind]: icon }; }
-        ui.ask = '';
-        send(action);
-      }}>${t('colmena.communicate', { card: giveCard ? cardName(giveCard, lang) : give })}</button></div>`);
+          const action = { do: 'communicate', card: give, ...forSeat };
+          if (ui.ask) { const [kind, icon] = ui.ask.split(':'); action.ask = { [kind]: icon }; }
+          ui.ask = '';
+          send(action);
+        }}>${t('colmena.communicate', { card: giveCard ? cardName(giveCard, lang) : give })}</button></div>`);
+    }
+    if (legal('extra')) out.push(html`<button type="button" data-testid="colmena-extra" @click=${() => send({ do: 'extra', ...forSeat })}>${t('colmena.extra')}</button>`);
+    if (legal('end_turn')) {
+      // Ending without playing is offered, never the step's biggest button.
+      const none = view.awaiting.step === 'action';
+      const label = none ? t('colmena.end_turn_none') : t('colmena.end_turn');
+      out.push(html`<button type="button" class=${none ? '' : 'primary'} data-testid="colmena-end-turn" @click=${() => send({ do: 'end_turn', ...forSeat })}>${label}</button>`);
+    }
+    return out.length ? html`<div class="cc-actions row">${out}</div>` : nothing;
   }
-  if (legal('extra')) out.push(html`<button type="button" data-testid="colmena-extra" @click=${() => send({ do: 'extra', ...forSeat })}>${t('colmena.extra')}</button>`);
-  if (legal('end_turn')) {
-    // Ending without playing is offered, never the step's biggest button.
-    const none = view.awaiting.step === 'action';
-    const label = none ? t('colmena.end_turn_none') : t('colmena.end_turn');
-    out.push(html`<button type="button" class=${none ? '' : 'primary'} data-testid="colmena-end-turn" @click=${() => send({ do: 'end_turn', ...forSeat })}>${label}</button>`);
-  }
-  return out.length ? html`<div class="cc-actions row">${out}</div>` : nothing;
-}
 
-/** The table's and the teacher's controls: who starts, the talking penalty (asked first). */
-function tableControls(view) {
-  const out = [];
-  const first = legal('first_task');
-  if (first && (role === 'table' || role === 'gm')) {
-    out.push(html`<div class="cc-starter"><p>${t('colmena.starter_question')}</p><div class="row">${(first.options.players || []).map((seat) => html`
+  /** The table's and the teacher's controls: who starts, the talking penalty (asked first). */
+  function tableControls(view) {
+    const out = [];
+    const first = legal('first_task');
+    if (first && (role === 'table' || role === 'gm')) {
+      out.push(html`<div class="cc-starter"><p>${t('colmena.starter_question')}</p><div class="row">${(first.options.players || []).map((seat) => html`
       <button type="button" class=${first.options.starter === seat ? 'on' : ''} aria-pressed=${first.options.starter === seat ? 'true' : 'false'}
         data-testid=${'colmena-starter-' + seat} @click=${() => send({ do: 'first_task', player: seat })}>${t('colmena.starter', { name: playerName(view, seat) })}</button>`)}</div></div>`);
-  }
-  const penalty = legal('penalty');
-  if (penalty) {
-    out.push(html`<div class="cc-penalty"><p class="muted">${t('colmena.penalty_hint')}</p><div class="row">${penalty.options.players.map((seat) => html`
+    }
+    const penalty = legal('penalty');
+    if (penalty) {
+      out.push(html`<div class="cc-penalty"><p class="muted">${t('colmena.penalty_hint')}</p><div class="row">${penalty.options.players.map((seat) => html`
       <button type="button" class="bad" data-testid=${'colmena-penalty-' + seat} @click=${() => { ui.confirm = { do: 'penalty', player: seat }; draw(); }}>${t('colmena.penalty', { name: playerName(view, seat) })}</button>`)}</div></div>`);
-  }
-  if (role === 'gm') {
-    const tools = [];
-    if (legal('undo')) tools.push(html`<button type="button" data-testid="colmena-undo" @click=${() => send({ do: 'undo' })}>${t('colmena.gm.undo')}</button>`);
-    if (legal('redo')) tools.push(html`<button type="button" data-testid="colmena-redo" @click=${() => send({ do: 'redo' })}>${t('colmena.gm.redo')}</button>`);
-    if (legal('end_game')) tools.push(html`<button type="button" class="bad" data-testid="colmena-end-game" @click=${() => { ui.confirm = { do: 'end_game' }; draw(); }}>${t('colmena.gm.end_game')}</button>`);
-    if (tools.length) out.push(html`<div class="row cc-gm-tools">${tools}</div>`);
-  }
-  if (ui.confirm) {
-    const c = ui.confirm;
-    const question = c.device ? t('colmena.gm.remove_device_confirm', { id: c.device.slice(0, 6), name: playerName(view, c.player) })
-      : c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
-    out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${question}</p><div class="row">
+    }
+    if (role === 'gm') {
+      const tools = [];
+      if (legal('undo')) tools.push(html`<button type="button" data-testid="colmena-undo" @click=${() => send({ do: 'undo' })}>${t('colmena.gm.undo')}</button>`);
+      if (legal('redo')) tools.push(html`<button type="button" data-testid="colmena-redo" @click=${() => send({ do: 'redo' })}>${t('colmena.gm.redo')}</button>`);
+      if (legal('end_game')) tools.push(html`<button type="button" class="bad" data-testid="colmena-end-game" @click=${() => { ui.confirm = { do: 'end_game' }; draw(); }}>${t('colmena.gm.end_game')}</button>`);
+      if (tools.length) out.push(html`<div class="row cc-gm-tools">${tools}</div>`);
+    }
+    if (ui.confirm) {
+      const c = ui.confirm;
+      const question = c.device ? t('colmena.gm.remove_device_confirm', { id: c.device.slice(0, 6), name: playerName(view, c.player) })
+        : c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
+      out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${question}</p><div class="row">
       <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${() => (c.device ? removeDevice(c.device) : send({ ...c }))}>${t('colmena.confirm_yes')}</button>
       <button type="button" data-testid="colmena-confirm-no" @click=${() => { ui.confirm = null; draw(); }}>${t('colmena.confirm_no')}</button></div></div>`);
+    }
+    return out.length ? html`<div class="cc-table-controls">${out}</div>` : nothing;
   }
-  return out.length ? html`<div class="cc-table-controls">${out}</div>` : nothing;
-}
 
-/* ---- the board ------------------------------------------------------------------ */
+  /* ---- the board ------------------------------------------------------------------ */
 
-function onCell(view, at) {
-  const a = view.awaiting;
-  if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }, 'board'); return; }
-  const sel = ui.selected;
-  if (!sel) return;
-  if (a.step === 'first_task') {
-    send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
-    return;
+  function onCell(view, at) {
+    const a = view.awaiting;
+    if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }, 'board'); return; }
+    const sel = ui.selected;
+    if (!sel) return;
+    if (a.step === 'first_task') {
+      send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
+      return;
+    }
+    send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
   }
-  send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
-}
 
-function boardPart(view) {
-  const seat = actingSeat(view);
-  const a = view.awaiting;
-  let lit = [];
-  let what = '';
-  let offer = false;
-  if (!view.over && seat) {
-    if (a.step === 'place' && a.seat === seat && legal('place')) {
-      lit = cellsOf(view, seat, view.forced && view.forced.id);
-      what = cardName(view.forced, lang);
-      offer = true;
-    } else if (ui.selected) {
-      const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
-      if (c) {
-        lit = cellsOf(view, ui.selected.seat, c.id);
-        what = cardName(c, lang);
-        offer = a.step !== 'first_task' && !!legal('play');
+  function boardPart(view) {
+    const seat = actingSeat(view);
+    const a = view.awaiting;
+    let lit = [];
+    let what = '';
+    let offer = false;
+    if (!view.over && seat) {
+      if (a.step === 'place' && a.seat === seat && legal('place')) {
+        lit = cellsOf(view, seat, view.forced && view.forced.id);
+        what = cardName(view.forced, lang);
+        offer = true;
+      } else if (ui.selected) {
+        const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
+        if (c) {
+          lit = cellsOf(view, ui.selected.seat, c.id);
+          what = cardName(c, lang);
+          offer = a.step !== 'first_task' && !!legal('play');
+        }
       }
     }
-  }
-  if (!view.over && !seat && ui.selected) {
-    // The teacher at the first task: a holder's task, its cell as the view lists it.
-    lit = cellsOf(view, ui.selected.seat, ui.selected.card);
-    const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
-    what = c ? cardName(c, lang) : '';
-  }
-  const zoomed = ui.zoom >= 0;
-  const zoom = zoomed ? html`<div class="cc-zoom row" role="group" aria-label=${t('colmena.zoom')}>
+    if (!view.over && !seat && ui.selected) {
+      // The teacher at the first task: a holder's task, its cell as the view lists it.
+      lit = cellsOf(view, ui.selected.seat, ui.selected.card);
+      const c = handOf(view, ui.selected.seat).find((x) => x.id === ui.selected.card);
+      what = c ? cardName(c, lang) : '';
+    }
+    const zoomed = ui.zoom >= 0;
+    const zoom = zoomed ? html`<div class="cc-zoom row" role="group" aria-label=${t('colmena.zoom')}>
       <button type="button" data-testid="colmena-zoom-out" aria-label=${t('colmena.zoom_out')} @click=${() => { ui.zoom = ui.zoom === 3 ? 3 : ui.zoom === 0 ? 3 : ui.zoom - 1; draw(); }}>−</button>
       <button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = ui.zoom === 3 ? 0 : Math.min(2, ui.zoom + 1); draw(); }}>+</button>
       <button type="button" data-testid="colmena-fit" @click=${() => { ui.zoom = -2; draw(); }}>${t('colmena.fit')}</button></div>`
-    : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
-  return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${ui.explain && ui.explain.board ? explainLine() : nothing}${zoom}${board(view, {
-    t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
-    lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
-  })}</section>`;
-}
+      : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
+    return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${ui.explain && ui.explain.board ? explainLine() : nothing}${zoom}${board(view, {
+      t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
+      lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
+    })}</section>`;
+  }
 
-function discardPart(view) {
-  const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
-  return html`<section class="cc-discard" data-testid="colmena-discard" aria-labelledby="cc-discard-h">
+  function discardPart(view) {
+    const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    return html`<section class="cc-discard" data-testid="colmena-discard" aria-labelledby="cc-discard-h">
     <h2 id="cc-discard-h">${t('colmena.discard_title', { n: num(view.discard.length) })}</h2>
     ${top ? html`<div class="cc-hand-card">${card(top, lang)}</div>` : html`<p class="muted">${t('colmena.discard_empty')}</p>`}</section>`;
-}
+  }
 
-/* ---- the score: so far, and the breakdown at the end ---------------------------- */
+  /* ---- the score: so far, and the breakdown at the end ---------------------------- */
 
-function breakdown(view) {
-  const s = view.score;
-  const row = (label, value, testid) => html`<tr><th scope="row">${label}</th><td data-testid=${testid}>${signed(value)}</td></tr>`;
-  const bonuses = s.bonuses.map((b) => (typeof b === 'string' ? teamName(view, b) : teamName(view, b.team)));
-  const handCards = s.hands.reduce((n, h) => n + h.cards, 0);
-  return html`<section class="cc-breakdown" data-testid="colmena-breakdown" aria-labelledby="cc-score-h">
+  function breakdown(view) {
+    const s = view.score;
+    const row = (label, value, testid) => html`<tr><th scope="row">${label}</th><td data-testid=${testid}>${signed(value)}</td></tr>`;
+    const bonuses = s.bonuses.map((b) => (typeof b === 'string' ? teamName(view, b) : teamName(view, b.team)));
+    const handCards = s.hands.reduce((n, h) => n + h.cards, 0);
+    return html`<section class="cc-breakdown" data-testid="colmena-breakdown" aria-labelledby="cc-score-h">
     <h2 id="cc-score-h">${t(view.over ? 'colmena.score.final_title' : 'colmena.score.title')}</h2>
     <table class="cc-score-table"><tbody>
       ${row(t('colmena.score.completed', { n: num(s.completed.length) }), s.completed_points, 'colmena-completed-points')}
@@ -435,165 +437,166 @@ function breakdown(view) {
     ${s.completed.length ? html`<details class="cc-completed" ?open=${view.over && role !== 'projector'}><summary>${t('colmena.score.completed_list', { n: num(s.completed.length) })}</summary>
       <ul data-testid="colmena-completed-list">${s.completed.map((c) => html`<li>${cardName(c.card && c.card.name ? c.card : cardOnBoard(view, c.at), lang)}: ${t('colmena.score.task_points', { teams: num(c.teams), n: num(c.points) })}</li>`)}</ul></details>` : nothing}
   </section>`;
-}
+  }
 
-function cardOnBoard(view, at) {
-  const b = view.board.find((x) => x.at[0] === at[0] && x.at[1] === at[1]);
-  return b ? b.card : null;
-}
+  function cardOnBoard(view, at) {
+    const b = view.board.find((x) => x.at[0] === at[0] && x.at[1] === at[1]);
+    return b ? b.card : null;
+  }
 
-function result(view) {
-  if (!view.over || !view.result) return nothing;
-  const message = view.result.message[lang] || view.result.message.es;
-  return html`<p class=${'cc-result tier-' + view.result.tier} data-testid="colmena-result">${message}</p>`;
-}
+  function result(view) {
+    if (!view.over || !view.result) return nothing;
+    const message = view.result.message[lang] || view.result.message.es;
+    return html`<p class=${'cc-result tier-' + view.result.tier} data-testid="colmena-result">${message}</p>`;
+  }
 
-/* ---- the teacher's part: every hand ---------------------------------------------- */
+  /* ---- the teacher's part: every hand ---------------------------------------------- */
 
-function gmHands(view) {
-  return html`<section class="cc-gm-hands" data-testid="colmena-hands-gm" aria-labelledby="cc-hands-h">
+  function gmHands(view) {
+    return html`<section class="cc-gm-hands" data-testid="colmena-hands-gm" aria-labelledby="cc-hands-h">
     <h2 id="cc-hands-h">${t('colmena.gm.hands')}</h2>
     ${view.players.map((p) => html`<div class="cc-gm-hand" data-testid=${'colmena-gm-hand-' + p.seat}>
       <h3>${p.name} <span class="muted">${plural('colmena.hand_size', p.hand)}</span></h3>${handList(view, p.seat, 'colmena-hand-of-' + p.seat)}</div>`)}
     <p class="muted" data-testid="colmena-deck-order">${t('colmena.gm.deck_next', { n: num(view.deck_order.length) })}</p>
   </section>`;
-}
-
-/* The table's codes (its tablet's and each player's, with their QR codes) and its
- * projector, fetched once for the teacher. */
-let codes = null;
-function codesPart(view) {
-  if (codes === null) {
-    codes = { loading: true };
-    fetchJSON('/api/games/' + page.game + '/codes', undefined, t('live.no_answer')).then((data) => {
-      codes = data && data.teams ? data : { failed: true };
-      draw();
-    });
   }
-  if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
-  if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
-  const label = (n) => (n === 0 ? t('colmena.gm.table_code') : n < 0 ? t('seatpick.screen_code') : playerName(view, n));
-  return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
+
+  /* The table's codes (its tablet's and each player's, with their QR codes) and its
+   * projector, fetched once for the teacher. */
+  let codes = null;
+  function codesPart(view) {
+    if (codes === null) {
+      codes = { loading: true };
+      fetchJSON('/api/games/' + page.game + '/codes', undefined, t('live.no_answer')).then((data) => {
+        codes = data && data.teams ? data : { failed: true };
+        draw();
+      });
+    }
+    if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
+    if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
+    const label = (n) => (n === 0 ? t('colmena.gm.table_code') : n < 0 ? t('seatpick.screen_code') : playerName(view, n));
+    return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
     <h2 id="cc-codes-h">${t('colmena.gm.codes')}</h2>
     <div class="cc-code-grid">${codes.teams.map((c) => html`<figure class="cc-code" data-testid=${'colmena-code-' + c.team}>
       <img src=${'/qr/' + c.code + '.svg'} alt=${t('colmena.gm.qr_alt', { who: label(c.team) })} width="112" height="112" loading="lazy">
       <figcaption><strong>${label(c.team)}</strong><br><code class="code" data-testid=${'colmena-join-code-' + c.team}>${c.code}</code></figcaption></figure>`)}</div>
     <p><a href=${'/projector/' + codes.watch} target="_blank" rel="noopener" data-testid="colmena-projector-link">${t('colmena.gm.projector')}</a></p></section>`;
-}
+  }
 
-/* ---- the screens ---------------------------------------------------------------- */
+  /* ---- the screens ---------------------------------------------------------------- */
 
-function draw() {
-  const parts = drawn();
-  if (!parts) return;
-  render(parts, box);
-  fitBoard();
-}
+  function draw() {
+    const parts = drawn();
+    if (!parts) return;
+    render(parts, box);
+    fitBoard();
+  }
 
-/** The screen as a template, from the last state (null before a state of la colmena). */
-function drawn() {
-  if (!S || !S.view || S.view.game !== 'colmena') return null;
-  const view = S.view;
-  if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
-  if (ui.confirm && ui.confirm.do && !legal(ui.confirm.do)) ui.confirm = null;
-  let parts;
-  if (role === 'team') {
-    // A phone: the board first, under the step, so that a turn is played on the first
-    // screen: the two drawn, the card to place and the hand right below it, then the
-    // step's other actions.
-    parts = html`${header(view)}${result(view)}${boardPart(view)}${choosing(view)}${forced(view)}
+  /** The screen as a template, from the last state (null before a state of la colmena). */
+  function drawn() {
+    if (!S || !S.view || S.view.game !== 'colmena') return null;
+    const view = S.view;
+    if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
+    if (ui.confirm && ui.confirm.do && !legal(ui.confirm.do)) ui.confirm = null;
+    let parts;
+    if (role === 'team') {
+      // A phone: the board first, under the step, so that a turn is played on the first
+      // screen: the two drawn, the card to place and the hand right below it, then the
+      // step's other actions.
+      parts = html`${header(view)}${result(view)}${boardPart(view)}${choosing(view)}${forced(view)}
       <section class="cc-mine" aria-labelledby="cc-hand-h"><h2 id="cc-hand-h">${t('colmena.my_hand', { n: num(handOf(view, me).length) })}</h2>${handList(view, me, 'colmena-hand')}</section>
       ${turnControls(view)}${players(view)}${discardPart(view)}${view.over ? breakdown(view) : nothing}`;
-  } else if (role === 'gm') {
-    parts = html`${header(view)}${result(view)}<div class="cc-gm">
+    } else if (role === 'gm') {
+      parts = html`${header(view)}${result(view)}<div class="cc-gm">
       <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
       <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${seatingPanel(S, t, (n) => playerName(view, n), () => draw())}${codesPart(view)}</div></div>`;
-  } else if (role === 'table') {
-    // The table's tablet: the board first, whole; then the rest.
-    parts = html`<div class="cc-public">
+    } else if (role === 'table') {
+      // The table's tablet: the board first, whole; then the rest.
+      parts = html`<div class="cc-public">
       <div class="cc-top">${header(view)}${result(view)}${tableControls(view)}</div>
       ${boardPart(view)}
       <div class="cc-side">${forced(view)}${players(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
-  } else {
-    // The projector: the board takes the whole height and all the width but a narrow strip
-    // beside it, where the step, the score and the result go.
-    parts = html`<div class="cc-public">
+    } else {
+      // The projector: the board takes the whole height and all the width but a narrow strip
+      // beside it, where the step, the score and the result go.
+      parts = html`<div class="cc-public">
       ${boardPart(view)}
       <div class="cc-side">${header(view, true)}${result(view)}${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
-  }
-  return parts;
-}
-
-/* ---- the type of a board drawn whole ------------------------------------------- */
-
-const TEXTS = '.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times';
-
-/** Whether some card's words do not fit its cell (or a word its line), or the rows their
- *  frame, at the grid's type. */
-function overflows(grid) {
-  if (grid.scrollHeight > grid.clientHeight + 0.5 || grid.scrollWidth > grid.clientWidth + 0.5) return true;
-  for (const face of grid.querySelectorAll('.cc-card .cc-face')) {
-    if (face.scrollHeight > face.clientHeight + 0.5 || face.scrollWidth > face.clientWidth + 0.5) return true;
-    for (const el of face.querySelectorAll(TEXTS)) {
-      if (el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5) return true;
     }
+    return parts;
   }
-  return false;
+
+  /* ---- the type of a board drawn whole ------------------------------------------- */
+
+  const TEXTS = '.cc-name, .cc-icon, .cc-icon-name, .cc-done, .cc-times';
+
+  /** Whether some card's words do not fit its cell (or a word its line), or the rows their
+   *  frame, at the grid's type. */
+  function overflows(grid) {
+    if (grid.scrollHeight > grid.clientHeight + 0.5 || grid.scrollWidth > grid.clientWidth + 0.5) return true;
+    for (const face of grid.querySelectorAll('.cc-card .cc-face')) {
+      if (face.scrollHeight > face.clientHeight + 0.5 || face.scrollWidth > face.clientWidth + 0.5) return true;
+      for (const el of face.querySelectorAll(TEXTS)) {
+        if (el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Sets the grid's type to the largest size at which every card fits; returns it (px). */
+  function fitType(grid) {
+    if (!grid.querySelector('.cc-card')) return 0;
+    let lo = TYPE.least;
+    let hi = TYPE.most;
+    grid.style.fontSize = hi + 'px';
+    if (!overflows(grid)) return hi;
+    // Halving the range: a few layouts of the board, each read at once.
+    while (hi - lo > 0.25) {
+      const mid = (lo + hi) / 2;
+      grid.style.fontSize = mid + 'px';
+      if (overflows(grid)) hi = mid; else lo = mid;
+    }
+    grid.style.fontSize = lo + 'px';
+    return lo;
+  }
+
+  const gridOf = () => box.querySelector('.cc-frame.fit .cc-grid');
+
+  /** The whole board's type fitted to its cells. */
+  function fitBoard() {
+    const grid = gridOf();
+    if (grid) fitType(grid);
+  }
+
+  /* A board drawn whole is fitted again when its frame changes size (a window resized). */
+  const frameSize = () => {
+    const frame = box.querySelector('.cc-frame.fit');
+    return frame ? Math.round(frame.clientWidth) + 'x' + Math.round(frame.clientHeight) : '';
+  };
+  let lastFrame = '';
+  new ResizeObserver(() => {
+    const now = frameSize();
+    if (now && now !== lastFrame) {
+      lastFrame = now;
+      fitBoard();
+    }
+  }).observe(box);
+
+  const auth = role === 'gm' ? { role: 'gm', game: page.game }
+    : role === 'projector' ? { role: 'projector', watch: page.watch }
+      : { role: role, token: page.token };
+  conn.connect(auth, (state) => {
+    const before = S;
+    S = state;
+    // A refusal's line stays until the table changes.
+    if (ui.explain && before && state.seq !== before.seq) ui.explain = null;
+    draw();
+    // A card to place (after «extra»): its lit cells are brought into view, once.
+    const v = state.view;
+    const seat = v && v.awaiting && actingSeat(v);
+    if (seat && v.awaiting.step === 'place' && legal('place') && ui.shownPlace !== state.seq) {
+      ui.shownPlace = state.seq;
+      showCells(cellsOf(v, seat, v.forced && v.forced.id), true);
+    }
+  });
 }
-
-/** Sets the grid's type to the largest size at which every card fits; returns it (px). */
-function fitType(grid) {
-  if (!grid.querySelector('.cc-card')) return 0;
-  let lo = TYPE.least;
-  let hi = TYPE.most;
-  grid.style.fontSize = hi + 'px';
-  if (!overflows(grid)) return hi;
-  // Halving the range: a few layouts of the board, each read at once.
-  while (hi - lo > 0.25) {
-    const mid = (lo + hi) / 2;
-    grid.style.fontSize = mid + 'px';
-    if (overflows(grid)) hi = mid; else lo = mid;
-  }
-  grid.style.fontSize = lo + 'px';
-  return lo;
-}
-
-const gridOf = () => box.querySelector('.cc-frame.fit .cc-grid');
-
-/** The whole board's type fitted to its cells. */
-function fitBoard() {
-  const grid = gridOf();
-  if (grid) fitType(grid);
-}
-
-/* A board drawn whole is fitted again when its frame changes size (a window resized). */
-const frameSize = () => {
-  const frame = box.querySelector('.cc-frame.fit');
-  return frame ? Math.round(frame.clientWidth) + 'x' + Math.round(frame.clientHeight) : '';
-};
-let lastFrame = '';
-new ResizeObserver(() => {
-  const now = frameSize();
-  if (now && now !== lastFrame) {
-    lastFrame = now;
-    fitBoard();
-  }
-}).observe(box);
-
-const auth = role === 'gm' ? { role: 'gm', game: page.game }
-  : role === 'projector' ? { role: 'projector', watch: page.watch }
-    : { role: role, token: page.token };
-conn.connect(auth, (state) => {
-  const before = S;
-  S = state;
-  // A refusal's line stays until the table changes.
-  if (ui.explain && before && state.seq !== before.seq) ui.explain = null;
-  draw();
-  // A card to place (after «extra»): its lit cells are brought into view, once.
-  const v = state.view;
-  const seat = v && v.awaiting && actingSeat(v);
-  if (seat && v.awaiting.step === 'place' && legal('place') && ui.shownPlace !== state.seq) {
-    ui.shownPlace = state.seq;
-    showCells(cellsOf(v, seat, v.forced && v.forced.id), true);
-  }
-});

@@ -1,2 +1,2 @@
 /* La colmena: the table's shared tablet (its board). screen.js draws it (the page's data names the screen), cards.js the cards and the board. */
-import './screen.js';
+export { start } from './screen.js';
