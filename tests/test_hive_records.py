@@ -172,7 +172,8 @@ def test_the_consoles_hive_form_says_which_move_and_why_and_keeps_what_was_typed
     html = answer.get_data(as_text=True)
     assert text_of(html, "new-hive-error") == (
         "La jugada 2 del GameString no se puede jugar: la abeja reina no se coloca en el "
-        "primer turno. You can&#39;t play your Queen Bee on your first turn.")
+        "primer turno.")             # all in the page's language (issue 47)
+    assert "H-P1.5 — You can&#39;t play your Queen Bee on your first turn." in html  # its tooltip
     assert f">{bad}</textarea>" in html and 'value="Bruno"' in html
     english = gm.post("/console/games/form?lang=en", data={
         "kind": "hive", "white": "Ana", "bot": "1", "turn_limit": "0",

@@ -204,8 +204,9 @@ def create_game_form():
 
 def _refused_form(game: str, refusal: Refusal) -> dict:
     """What a game's form says of a refusal: the rule's summary from the catalog (else the
-    game's sentence), where in the pasted text (the move's number), and the game's own
-    sentence beside it (Mzinga's, for Hive); the rule's id for the tooltip."""
+    game's sentence) and where in the pasted text (the move's number), in the page's
+    language; the game's own sentence (Mzinga's, for Hive, which is English) beside it on
+    an English page only, and with the rule's id in the tooltip on every page."""
     lang = _lang()
     key = f"{game}.rule.{refusal.rule}"
     summary = translate(lang, key)
@@ -213,8 +214,10 @@ def _refused_form(game: str, refusal: Refusal) -> dict:
     where = _where(refusal)
     text = (translate(lang, f"{game}.new.refused_move", n=where["move"], summary=summary)
             if where else translate(lang, f"{game}.new.refused", summary=summary))
+    own = refusal.message if refusal.message and refusal.message != summary else None
     return {"text": text, "rule": refusal.rule,
-            "engine": refusal.message if refusal.message != summary else None}
+            "title": refusal.rule + (" — " + own if own else ""),
+            "engine": own if lang.startswith("en") else None}
 
 
 def _lang() -> str:
