@@ -1,0 +1,122 @@
+"""Marks out: the league measures a teacher picked for a course (those moodle.csv
+offers) go to the course's gradebook through Assignment and Grade Services.
+
+Each measure is one line item, made once (found again by its tag) and updated after.
+A mark waits in the store until the platform takes it; it is sent again only when its
+value changes, and one the platform refused or could not be reached for waits, shown on
+the class page, for the next sending.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+
+from pylti1p3.assignments_grades import AssignmentsGradesService
+from pylti1p3.contrib.flask import FlaskServiceConnector
+from pylti1p3.exception import LtiException
+from pylti1p3.grade import Grade
+from pylti1p3.lineitem import LineItem
+from requests import RequestException
+
+from ..classes import league, participation
+from ..classes.exports import MEASURES, measure_values
+from ..classes.summaries import summaries
+from ..store import classes as class_store
+from ..store import lti as lti_store
+from .tool import ToolConf
+
+log = logging.getLogger("facilitator.lti")
+
+#: The tag of a measure's line item (how the facilitator finds its own columns again).
+TAG = "facilitator-{measure}"
+
+
+def queue_marks(database, store, class_id: int) -> int:
+    """Work out the course's marks (the class's league and participation now) and keep
+    those that changed for sending; returns how many wait (0 for a class of no course)."""
+    course = lti_store.course_of_class(database, class_id)
+    klass = class_store.get_class(database, class_id)
+    if course is None or klass is None:
+        return 0
+    games = summaries(database, store, class_id)
+    values = measure_values(league(games, klass["students"], klass["league_scheme"]),
+                            participation(games, klass["students"]))
+    people = lti_store.people_of(database, course["id"])
+    waiting = 0
+    for measure in course["measures"]:
+        found = {people[sid]: float(row[measure]) for sid, row in values.items()
+                 if sid in people and isinstance(row.get(measure), (int, float))}
+        # A mark's maximum: the best in the class (at least 1), as the league reads it.
+        maximum = max([1.0, *found.values()])
+        waiting = lti_store.set_marks(database, course["id"], measure,
+                                      [(sub, score, maximum) for sub, score in found.items()])
+    return len(lti_store.waiting_marks(database, course["id"])) if course["measures"] else waiting
+
+
+def _service(database, course: dict, requests_session=None) -> AssignmentsGradesService:
+    platform = lti_store.get_platform(database, course["platform_id"])
+    ags = course["services"].get("ags")
+    if platform is None or not isinstance(ags, dict) or not ags.get("lineitems"):
+        raise LtiException("the course's platform offers no gradebook columns to this tool "
+                           "(a teacher's launch gives their address)")
+    connector = FlaskServiceConnector(ToolConf(database).registration(platform),
+                                      requests_session=requests_session)
+    return AssignmentsGradesService(connector, ags)
+
+
+def _lineitem(database, course: dict, service, measure: str, maximum: float) -> str:
+    """The address of the measure's line item, made on the platform the first time."""
+    if measure in course["lineitems"]:
+        return course["lineitems"][measure]
+    made = service.find_or_create_lineitem(
+        LineItem().set_tag(TAG.format(measure=measure)).set_label(MEASURES[measure][0])
+        .set_score_maximum(maximum).set_resource_id(f"class-{course['class_id']}"))
+    url = made.get_id()
+    if not url:
+        raise LtiException("the platform made the line item without an address")
+    course["lineitems"] = {**course["lineitems"], measure: url}
+    lti_store.update_course(database, course["id"], lineitems=course["lineitems"])
+    return url
+
+
+def send_marks(database, class_id: int, requests_session=None) -> dict:
+    """Send the course's waiting marks: ``{"sent", "waiting", "error"}`` (error: why the
+    last one that failed did, "" when none did)."""
+    course = lti_store.course_of_class(database, class_id)
+    if course is None:
+        return {"sent": 0, "waiting": 0, "error": ""}
+    waiting = lti_store.waiting_marks(database, course["id"])
+    sent, error = 0, ""
+    if not waiting:
+        return {"sent": 0, "waiting": 0, "error": ""}
+    try:
+        service = _service(database, course, requests_session)
+    except LtiException as failure:
+        return {"sent": 0, "waiting": len(waiting), "error": str(failure)}
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    for mark in waiting:
+        if mark["measure"] not in MEASURES:
+            continue
+        try:
+            url = _lineitem(database, course, service, mark["measure"], mark["maximum"])
+            grade = (Grade().set_score_given(mark["score"]).set_score_maximum(mark["maximum"])
+                     .set_timestamp(now).set_activity_progress("Completed")
+                     .set_grading_progress("FullyGraded").set_user_id(mark["sub"]))
+            service.put_grade(grade, LineItem({"id": url}))
+        except (LtiException, RequestException, ValueError, KeyError, TypeError) as failure:
+            error = str(failure)[:300] or failure.__class__.__name__
+            lti_store.mark_refused(database, mark["id"], error)
+            log.warning("LTI mark %s of course %s waits: %s", mark["id"], course["id"], error)
+            if isinstance(failure, RequestException):
+                break              # the platform does not answer: the rest wait too
+            continue
+        lti_store.mark_sent(database, mark["id"], mark["score"])
+        sent += 1
+    return {"sent": sent, "waiting": len(lti_store.waiting_marks(database, course["id"])),
+            "error": error}
+
+
+def sync_marks(database, store, class_id: int, requests_session=None) -> dict:
+    """Work out the class's marks and send what waits (see send_marks)."""
+    queue_marks(database, store, class_id)
+    return send_marks(database, class_id, requests_session)

@@ -1,0 +1,280 @@
+"""pylti1p3next fed from the store: the registrations, the signing key, and what a launch
+keeps between its OIDC login and its launch (the nonce, taken once; the state's token).
+
+:func:`check_launch` runs the library's every check (state, nonce, registration,
+signature and expiry, deployment, message) and the few it leaves to the tool (an
+``azp`` among several audiences, an ``exp`` and ``iat`` present), and gives back what the
+facilitator uses of the launch, or raises :class:`LaunchRefused` saying why.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+
+from jwcrypto.jwk import JWK
+from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
+from pylti1p3.deployment import Deployment
+from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.registration import Registration
+from pylti1p3.session import SessionService
+from pylti1p3.tool_config.abstract import ToolConfAbstract
+
+from ..store import lti as lti_store
+from . import keys
+
+log = logging.getLogger("facilitator.lti")
+
+#: How long a login's nonce waits for its launch (seconds).
+NONCE_SECONDS = 600
+#: How long a checked launch's data is kept (a deep-linking answer reads it).
+LAUNCH_SECONDS = 3600
+#: Claims of a launch.
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+DL_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+#: The roles that make a teacher of the course (context roles, and their short forms).
+TEACHER_ROLES = ("#Instructor", "#Administrator", "#ContentDeveloper",
+                 "membership#Instructor", "/Instructor")
+
+
+class LaunchRefused(Exception):
+    """A login or launch the facilitator does not take; ``reason`` is a short key
+    (``signature``, ``expired``, ``nonce``, ``state``, ``platform``, ``deployment``,
+    ``message``) for the page, the message says what was wrong."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class ToolConf(ToolConfAbstract):
+    """The registrations the store keeps, as pylti1p3 asks for them (several client ids
+    may share an issuer: Moodle registers each tool it adds by hand with its own)."""
+
+    def __init__(self, database):
+        super().__init__()
+        self.database = database
+
+    def check_iss_has_one_client(self, iss: str) -> bool:
+        """Never: a registration is found by issuer and client id."""
+        return False
+
+    def check_iss_has_many_clients(self, iss: str) -> bool:
+        """Always (see check_iss_has_one_client)."""
+        return True
+
+    def registration(self, platform: dict | None) -> Registration | None:
+        """pylti1p3's registration of a stored platform, with the current signing key."""
+        if platform is None:
+            return None
+        key = keys.signing_key(self.database)
+        public_pem = JWK.from_pem(key["private_pem"].encode("ascii")).export_to_pem().decode()
+        registration = (Registration().set_issuer(platform["issuer"])
+                        .set_client_id(platform["client_id"])
+                        .set_auth_login_url(platform["auth_login_url"])
+                        .set_auth_token_url(platform["auth_token_url"])
+                        .set_key_set_url(platform["key_set_url"]).set_key_set(None)
+                        .set_tool_private_key(key["private_pem"])
+                        .set_tool_public_key(public_pem))
+        if platform["auth_audience"]:
+            registration.set_auth_audience(platform["auth_audience"])
+        return registration
+
+    def find_registration_by_issuer(self, iss: str, *args, **kwargs):
+        """The platform registered once under ``iss``."""
+        return self.registration(lti_store.find_platform(self.database, iss))
+
+    def find_registration_by_params(self, iss: str, client_id: str, *args, **kwargs):
+        """The platform of ``iss`` and ``client_id`` (without a client id, as a login
+        may come: the one registered under ``iss``)."""
+        return self.registration(lti_store.find_platform(self.database, iss, client_id))
+
+    def find_deployment(self, iss: str, deployment_id: str):
+        """The deployment ``deployment_id`` of the platform registered once under ``iss``."""
+        return self._deployment(lti_store.find_platform(self.database, iss), deployment_id)
+
+    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str,
+                                  *args, **kwargs):
+        """The deployment ``deployment_id`` of the platform of ``iss`` and ``client_id``."""
+        return self._deployment(lti_store.find_platform(self.database, iss, client_id),
+                                deployment_id)
+
+    @staticmethod
+    def _deployment(platform: dict | None, deployment_id: str):
+        if platform is None or deployment_id not in platform["deployment_ids"]:
+            return None
+        return Deployment().set_deployment_id(deployment_id)
+
+    def get_jwks(self, iss=None, client_id=None, **kwargs):
+        """The facilitator's published key set (the same for every platform)."""
+        return keys.jwks(self.database)
+
+
+class DatabaseStorage(LaunchDataStorage):
+    """pylti1p3's launch data kept in the store (lti_values), not in the browser's
+    session: the launch is a cross-site POST, which a browser may send without the
+    session's cookie, and several server processes share the database."""
+
+    def __init__(self, database):
+        super().__init__()
+        self.database = database
+
+    def get_session_cookie_name(self):
+        """No cookie of its own: the values are the database's."""
+        return None
+
+    @staticmethod
+    def _key(key: str) -> str:
+        # A platform chooses the nonce's length: a long key is kept by its hash.
+        return key if len(key) <= 200 else "h-" + hashlib.sha256(key.encode()).hexdigest()
+
+    def get_value(self, key: str):
+        """The value kept under ``key``, or None."""
+        return lti_store.get_value(self.database, self._key(key))
+
+    def set_value(self, key: str, value, exp: int | None = None) -> None:
+        """Keep ``value`` for ``exp`` seconds (LAUNCH_SECONDS without one)."""
+        lti_store.put_value(self.database, self._key(key), value, exp or LAUNCH_SECONDS)
+
+    def check_value(self, key: str) -> bool:
+        """Whether a value is kept under ``key``."""
+        return self.get_value(key) is not None
+
+    def take_value(self, key: str) -> bool:
+        """Remove the value under ``key``; True for the one caller that removed it."""
+        return lti_store.take_value(self.database, self._key(key))
+
+    def can_set_keys_expiration(self) -> bool:
+        """Values expire."""
+        return True
+
+
+class LaunchSessions(SessionService):
+    """pylti1p3's session service on :class:`DatabaseStorage`, whose nonce is good for
+    one launch only and for NONCE_SECONDS (the library would accept it again)."""
+
+    def __init__(self, request, database):
+        super().__init__(request)
+        self.data_storage = DatabaseStorage(database)
+        self.data_storage.set_request(request)
+        self._launch_data_lifetime = LAUNCH_SECONDS
+
+    def save_nonce(self, nonce: str) -> None:
+        """Keep a login's nonce until its launch comes, at most NONCE_SECONDS."""
+        self.data_storage.set_value(self._get_key("nonce", nonce), True, exp=NONCE_SECONDS)
+
+    def check_nonce(self, nonce: str) -> bool:
+        """Take the nonce: only the first launch carrying it passes."""
+        return self.data_storage.take_value(self._get_key("nonce", nonce))
+
+
+def oidc_login(database, launch_url: str):
+    """The answer to a platform's OIDC login initiation: the redirect to its
+    authentication with a new state (a cookie) and nonce (the store). LaunchRefused for
+    an unknown platform or a login without its parameters."""
+    request = FlaskRequest()
+    login = FlaskOIDCLogin(request, ToolConf(database),
+                           session_service=LaunchSessions(request, database))
+    try:
+        return login.redirect(launch_url)
+    except (OIDCException, LtiException) as error:
+        raise LaunchRefused("platform", str(error)) from None
+
+
+@dataclass
+class Launch:
+    """What the facilitator uses of a checked launch."""
+
+    platform: dict
+    deployment_id: str
+    message_type: str
+    sub: str
+    name: str
+    email: str
+    roles: list[str]
+    context_id: str
+    context_title: str
+    resource_link_id: str
+    custom: dict
+    services: dict = field(default_factory=dict)
+    deep_linking: dict | None = None
+    launch_id: str = ""
+    #: pylti1p3's launch, for the services (roster, gradebook) during this request.
+    message_launch: object = None
+
+    @property
+    def teacher(self) -> bool:
+        """Whether the user teaches the course (Instructor, Administrator...)."""
+        return any(role.endswith(TEACHER_ROLES) for role in self.roles)
+
+
+def _refusal(error: Exception) -> LaunchRefused:
+    text = str(error)
+    lowered = text.lower()
+    if "expired" in lowered:
+        return LaunchRefused("expired", text)
+    if "nonce" in lowered:
+        return LaunchRefused("nonce", text)
+    if "state" in lowered:
+        return LaunchRefused("state", text)
+    if "deployment" in lowered:
+        return LaunchRefused("deployment", text)
+    if "registration" in lowered or "client id" in lowered or '"iss"' in lowered:
+        return LaunchRefused("platform", text)
+    if "decode" in lowered or "key" in lowered or "signature" in lowered or "jwt" in lowered:
+        return LaunchRefused("signature", text)
+    return LaunchRefused("message", text)
+
+
+def _text(value: object, limit: int = 300) -> str:
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def check_launch(database, requests_session=None) -> Launch:
+    """Check this request's launch (a POST of ``id_token`` and ``state``) and give what it
+    says; LaunchRefused, logged, when any check fails (nothing else is done then)."""
+    request = FlaskRequest()
+    message = FlaskMessageLaunch(request, ToolConf(database),
+                                 session_service=LaunchSessions(request, database),
+                                 requests_session=requests_session)
+    # The library leaves the audience to the registration check; a token must also say
+    # when it was made and when it expires (a token without exp would never expire).
+    message.set_jwt_verify_options({"verify_aud": False, "require": ["exp", "iat"]})
+    try:
+        body = message.validate().get_launch_data()
+    except LtiException as error:
+        refusal = _refusal(error)
+        log.warning("LTI launch refused (%s): %s", refusal.reason, error)
+        raise refusal from None
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning("LTI launch refused (malformed): %r", error)
+        raise LaunchRefused("message", "the launch could not be read") from None
+    audiences = body.get("aud") if isinstance(body.get("aud"), list) else [body.get("aud")]
+    client_id = audiences[0]
+    if len(audiences) > 1 and body.get("azp") != client_id:
+        log.warning("LTI launch refused (platform): azp %r among audiences %r",
+                    body.get("azp"), audiences)
+        raise LaunchRefused("platform", "the token names other audiences without an azp")
+    platform = lti_store.find_platform(database, body["iss"], client_id)
+    context = body.get(CLAIM + "context") if isinstance(body.get(CLAIM + "context"), dict) else {}
+    link = body.get(CLAIM + "resource_link")
+    roles = body.get(CLAIM + "roles") if isinstance(body.get(CLAIM + "roles"), list) else []
+    services = {name: body[claim] for name, claim in (("nrps", NRPS_CLAIM), ("ags", AGS_CLAIM))
+                if isinstance(body.get(claim), dict)}
+    custom = body.get(CLAIM + "custom")
+    name = _text(body.get("name")) or " ".join(
+        filter(None, (_text(body.get("given_name")), _text(body.get("family_name")))))
+    return Launch(
+        platform=platform, deployment_id=_text(body.get(CLAIM + "deployment_id")),
+        message_type=_text(body.get(CLAIM + "message_type")), sub=_text(body.get("sub")),
+        name=name, email=_text(body.get("email"), 200),
+        roles=[r for r in roles if isinstance(r, str)],
+        context_id=_text(context.get("id")), context_title=_text(context.get("title"))
+        or _text(context.get("label")),
+        resource_link_id=_text(link.get("id")) if isinstance(link, dict) else "",
+        custom=custom if isinstance(custom, dict) else {}, services=services,
+        deep_linking=body.get(DL_CLAIM) if isinstance(body.get(DL_CLAIM), dict) else None,
+        launch_id=message.get_launch_id(), message_launch=message)

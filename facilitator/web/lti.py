@@ -1,0 +1,150 @@
+"""LTI 1.3 pages (issue 48): the key set, the OIDC login, the launch, and the marks of a
+course's class.
+
+A launch is a cross-site POST from the platform (its page posts the signed token): the
+login and the launch are exempt from the cross-site check (``CROSS_SITE``), the signed
+token and the state cookie vouch for them instead. A launch that fails a check gets a
+page saying which, is logged, and changes nothing. A teacher's launch opens a console
+session and lands on the course's class; a student's never does, and lands on their
+seat (or on a page that waits for the teacher's game) already named.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import (Blueprint, current_app, g, jsonify, redirect, render_template, request,
+                   session, url_for)
+
+from ..extensions import database, store
+from ..i18n import translate
+from ..lti import keys
+from ..lti.courses import course_of_launch, enrol_launch, refresh_roster
+from ..lti.marks import sync_marks
+from ..lti.tool import LaunchRefused, check_launch, oidc_login
+from ..store import lti as lti_store
+from ..store.sessions import open_session
+from .auth import gm_required
+
+bp = Blueprint("lti", __name__, url_prefix="/lti")
+log = logging.getLogger("facilitator.lti")
+
+#: The paths a platform's page posts to from its own site.
+CROSS_SITE = ("/lti/login", "/lti/launch")
+
+
+def _refused(reason: str, status: int = 403):
+    """The page of a refused login or launch: what was wrong, in the page's language."""
+    detail = translate(getattr(g, "lang", "es"), f"app.error.lti.{reason}")
+    return render_template("error.html", status=status, kind="lti", detail=detail,
+                           links=[{"href": "/", "key": "app.error.to_home",
+                                   "testid": "to-home"}]), status
+
+
+@bp.route("/jwks.json")
+def jwks():
+    """The facilitator's public keys, for the platforms to check what it signs."""
+    response = jsonify(keys.jwks(database))
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """The platform's OIDC login initiation: sent on to its authentication, with a new
+    state and nonce."""
+    try:
+        return oidc_login(database, url_for("lti.launch", _external=True))
+    except LaunchRefused as refusal:
+        log.warning("LTI login refused: %s", refusal)
+        return _refused("login", 400)
+
+
+@bp.route("/launch", methods=["POST"])
+def launch():
+    """A launch from a course: checked, then the teacher to the course's class, a student
+    to their seat."""
+    try:
+        checked = check_launch(database)
+    except LaunchRefused as refusal:
+        return _refused(refusal.reason)
+    if not checked.context_id and not checked.resource_link_id:
+        return _refused("message", 400)
+    course = course_of_launch(database, checked)
+    if checked.teacher:
+        refresh_roster(database, course, checked)
+        session["gm"] = open_session(database, current_app.config["SESSION_HOURS"])
+        session["lti_class"] = course["class_id"]
+        return redirect(url_for("classes.page", class_id=course["class_id"]))
+    # A student's browser is never the console's, whatever it held before.
+    session.pop("gm", None)
+    session.pop("lti_class", None)
+    student = enrol_launch(database, course, checked)
+    if student is None:
+        return _refused("person", 400)
+    return _to_seat(course["class_id"], student)
+
+
+def _to_seat(class_id: int, student: int):
+    """A student of a class to where they play now: their seat in the class's newest
+    hall they are in, their team in its newest game of teams, else a page that says
+    they are in and waits for the teacher's game."""
+    from ..live.audience import issue_device_token, new_device_id
+    from .door import _halls, _with_token
+    from .team import _own_device
+    from .team import _with_token as with_device_token
+    for hall_id in sorted(_halls().of_class(class_id), reverse=True):
+        hall = _halls().hall(hall_id)
+        lineup = hall.get("lineup") or [] if hall else []
+        if student in lineup:
+            return _with_token(redirect(url_for("door.seat")), hall, lineup.index(student),
+                               new_device_id())
+    for link in reversed(_class_links(class_id)):
+        for team, members in enumerate(link.lineup or [], start=1):
+            if student in members:
+                public_id = store.public_id(link.game_id)
+                if public_id is None:
+                    continue
+                token = issue_device_token(current_app.config["SECRET_KEY"], public_id, team,
+                                           _own_device(public_id))
+                return with_device_token(redirect(url_for("team.play")), token)
+    name = next((s["name"] for s in _students(class_id) if s["id"] == student), "")
+    return render_template("error.html", status=200, kind="lti_in", links=[],
+                           detail=translate(getattr(g, "lang", "es"), "app.error.lti_in.text",
+                                            name=name)), 200
+
+
+def _class_links(class_id: int):
+    from ..store.classes import class_links
+    return class_links(database, class_id)
+
+
+def _students(class_id: int) -> list[dict]:
+    from ..store.classes import get_class
+    klass = get_class(database, class_id)
+    return klass["students"] if klass else []
+
+
+@bp.post("/classes/<int:class_id>/marks")
+@gm_required
+def send_marks(class_id: int):
+    """Send the class's marks to its course's gradebook now: ``{"ok", "sent", "waiting",
+    "error"}`` (the class page shows what waits)."""
+    if lti_store.course_of_class(database, class_id) is None:
+        return jsonify(ok=False, error="not_found",
+                       message="this class was not made from a course"), 404
+    result = sync_marks(database, store, class_id)
+    return jsonify(ok=True, **result)
+
+
+@bp.get("/classes/<int:class_id>/marks.json")
+@gm_required
+def marks(class_id: int):
+    """The course of a class and its marks waiting for the gradebook: ``{"ok", "course",
+    "waiting": [{"measure", "sub", "score", "maximum", "error"}]}``."""
+    course = lti_store.course_of_class(database, class_id)
+    if course is None:
+        return jsonify(ok=False, error="not_found",
+                       message="this class was not made from a course"), 404
+    return jsonify(ok=True, course={"title": course["title"], "measures": course["measures"],
+                                    "lineitems": course["lineitems"]},
+                   waiting=lti_store.waiting_marks(database, course["id"]))

@@ -1,0 +1,276 @@
+"""Issue 48: LTI 1.3 against a platform no one here wrote (lti1p3platform, on 127.0.0.1):
+registered with the add-platform values, a teacher and three students launched, the
+roster read, a game made, the marks posted and read back from the platform's side, and
+every bad token refused with a page, logged, nothing created.
+"""
+from __future__ import annotations
+
+import logging
+
+import jwt
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from facilitator.extensions import database
+from facilitator.lti import keys
+from facilitator.store import lti as lti_store
+from facilitator.store.models import ClassRow, LtiCourseRow, StudentRow
+from lti_platform import INSTRUCTOR, Platform, User, follow_login, new_pem, query_of
+from test_classes import app, make_game, play_game  # noqa: F401  (the app with a bank)
+
+pytestmark = [pytest.mark.databases("sqlite", "postgres"),
+              pytest.mark.app_config(SAMPLE_BANK=None)]
+
+TEACHER = User("t-1", "Marta Profe", "marta@uni.example", [INSTRUCTOR])
+STUDENTS = [User("s-1", "Ana Gómez", "ana@uni.example", id_number="A1"),
+            User("s-2", "Bruno Díaz", "bruno@uni.example"),
+            User("s-3", "Carla Ruiz", "", id_number="C3")]
+#: In the course's roster, never launched (a game of teams needs 3 to a team).
+QUIET = [User(f"s-{n}", name, f"{name.split()[0].lower()}@uni.example")
+         for n, name in enumerate(["Diego Sosa", "Elena Paz", "Fede Ríos", "Gala Vidal",
+                                   "Hugo Luna", "Irene Soto", "Juan Cruz", "Lía Mora",
+                                   "Mateo Gil"], start=4)]
+EVERYONE = [*STUDENTS, *QUIET]
+
+
+@pytest.fixture
+def platform(app):
+    """The platform, serving, with the facilitator registered on both sides."""
+    found = Platform().start()
+    with app.app_context():
+        lti_store.add_platform(database, name="Moodle de prueba", **found.tool_values())
+    found.tool_keys = app.test_client().get("/lti/jwks.json").get_json()
+    yield found
+    found.stop()
+
+
+def count(app, model) -> int:
+    with app.app_context(), database.session() as session:
+        return session.scalar(select(func.count()).select_from(model))
+
+
+def students_of(app, class_id: int) -> list[dict]:
+    with app.app_context(), database.session() as session:
+        return [{"name": s.name, "email": s.email, "id_number": s.id_number, "id": s.id}
+                for s in session.scalars(select(StudentRow).where(StudentRow.class_id == class_id)
+                                         .order_by(StudentRow.position))]
+
+
+def browser(app):
+    client = app.test_client()
+    return client
+
+
+def test_the_key_set_is_published_and_rotation_keeps_the_old_key_a_while(app):
+    first = app.test_client().get("/lti/jwks.json")
+    assert first.status_code == 200
+    kids = [k["kid"] for k in first.get_json()["keys"]]
+    assert len(kids) == 1 and all("d" not in k for k in first.get_json()["keys"])
+    with app.app_context():
+        new = keys.rotate(database)
+        assert keys.signing_key(database)["kid"] == new
+    after = [k["kid"] for k in app.test_client().get("/lti/jwks.json").get_json()["keys"]]
+    assert after == [new, kids[0]]
+
+
+def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
+    # A student pasted before the course launched: the roster must not list her twice.
+    teacher = browser(app)
+    answer, _ = follow_login(teacher, platform, TEACHER)
+    assert answer.status_code == 302 and "/console/classes/" in answer.headers["Location"]
+    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    assert teacher.get(answer.headers["Location"]).status_code == 200     # in the console
+    pasted = teacher.post(f"/console/classes/{class_id}/students",
+                          json={"text": "Ana Gómez; ana@uni.example"})
+    assert pasted.get_json()["ok"]
+    for student in EVERYONE:
+        platform.users[student.sub] = student
+    # The next teacher's launch reads the roster: every student once, e-mail and ID number.
+    again, _ = follow_login(teacher, platform, TEACHER)
+    assert again.status_code == 302
+    listed = students_of(app, class_id)
+    assert sorted(s["name"] for s in listed) == sorted(u.name for u in EVERYONE)
+    by_name = {s["name"]: s for s in listed}
+    assert by_name["Ana Gómez"]["id_number"] == "A1"
+    assert by_name["Carla Ruiz"]["id_number"] == "C3"
+    # Three students launch: each named, none in the console; refreshed, never duplicated.
+    phones = []
+    for student in STUDENTS:
+        phone = browser(app)
+        landed, _ = follow_login(phone, platform, student)
+        assert landed.status_code == 200 and student.name in landed.get_data(as_text=True)
+        assert phone.get(f"/console/classes/{class_id}").status_code == 302   # to the login
+        phones.append(phone)
+    assert len(students_of(app, class_id)) == len(EVERYONE)
+    # A game of the class: each student's launch now lands on their team.
+    ids = {s["name"]: s["id"] for s in students_of(app, class_id)}
+    lineup = [[ids[u.name] for u in EVERYONE[n::4]] for n in range(4)]
+    game_id = make_game(teacher, class_id, lineup)
+    landed, _ = follow_login(browser(app), platform, STUDENTS[1])
+    assert landed.status_code == 302 and landed.headers["Location"].endswith("/team")
+    play_game(app, game_id, winners=(1, 3))
+    # The marks: the league's points and the games present, as moodle.csv has them.
+    with app.app_context(), database.session() as session:
+        course = session.scalars(select(LtiCourseRow)).one()
+        course.measures = ["league_points", "games_present"]
+    sent = teacher.post(f"/lti/classes/{class_id}/marks")
+    assert sent.status_code == 200 and sent.get_json()["waiting"] == 0, sent.get_json()
+    moodle = teacher.get(f"/console/classes/{class_id}/export/moodle.csv"
+                         "?identifier=email&measures=league_points").get_data(as_text=True)
+    points = platform.results("Liga: puntos")
+    present = platform.results("Partidas presentes")
+    assert set(points) == set(present) == {u.sub for u in EVERYONE}
+    assert set(present.values()) == {1} and set(points.values()) != {0}
+    assert f"ana@uni.example,{points['s-1']:g}" in moodle.replace(".0,", ",")
+    # Sent again with nothing changed: nothing posted twice, the line items made once.
+    posts = platform.posts("Liga: puntos")
+    assert teacher.post(f"/lti/classes/{class_id}/marks").get_json()["sent"] == 0
+    assert platform.posts("Liga: puntos") == posts and len(platform.lineitems) == 2
+
+
+def test_a_mark_the_platform_refuses_waits_and_goes_once_it_answers(app, platform):
+    teacher = browser(app)
+    answer, _ = follow_login(teacher, platform, TEACHER)
+    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    for student in EVERYONE:
+        platform.users[student.sub] = student
+    follow_login(teacher, platform, TEACHER)
+    ids = {s["name"]: s["id"] for s in students_of(app, class_id)}
+    game_id = make_game(teacher, class_id, [[ids[u.name] for u in EVERYONE[n::4]]
+                                            for n in range(4)])
+    play_game(app, game_id, winners=(1,))
+    with app.app_context(), database.session() as session:
+        session.scalars(select(LtiCourseRow)).one().measures = ["games_present"]
+    platform.refuse_scores = True
+    failed = teacher.post(f"/lti/classes/{class_id}/marks").get_json()
+    assert failed["sent"] == 0 and failed["waiting"] == 12 and failed["error"]
+    shown = teacher.get(f"/lti/classes/{class_id}/marks.json").get_json()
+    assert len(shown["waiting"]) == 12 and any(m["error"] for m in shown["waiting"])
+    platform.refuse_scores = False
+    done = teacher.post(f"/lti/classes/{class_id}/marks").get_json()
+    assert done == {"ok": True, "sent": 12, "waiting": 0, "error": ""}
+    assert platform.posts("Partidas presentes") == 12
+
+
+def _refused(app, answer, caplog, reason_words: str):
+    text = answer.get_data(as_text=True)
+    assert answer.status_code in (400, 403), (answer.status_code, text[:300])
+    assert 'data-testid="error-page"' in text
+    assert any(r.name == "facilitator.lti" and r.levelno >= logging.WARNING
+               for r in caplog.records), caplog.records
+    assert reason_words in text, text[:2000]
+
+
+def test_bad_tokens_are_refused_with_a_page_logged_and_nothing_made(app, platform, caplog):
+    caplog.set_level(logging.WARNING, logger="facilitator.lti")
+    # Replayed: the same token and state posted again.
+    client = browser(app)
+    first, posted = follow_login(client, platform, STUDENTS[0])
+    assert first.status_code == 200
+    classes, students = count(app, ClassRow), count(app, StudentRow)
+    _refused(app, client.post("/lti/launch", data=posted), caplog, "no se acepta dos veces")
+    # Expired before it arrived.
+    platform.next_launch["expiration"] = -60
+    answer, _ = follow_login(browser(app), platform, STUDENTS[1])
+    _refused(app, answer, caplog, "venció")
+    # Forged: signed with a key that is not the platform's (its kid kept).
+    platform.next_launch["private_pem"] = new_pem()
+    answer, _ = follow_login(browser(app), platform, STUDENTS[1])
+    _refused(app, answer, caplog, "firma")
+    # A deployment the platform never registered for the tool.
+    platform.next_launch["deployment_id"] = "dep-other"
+    answer, _ = follow_login(browser(app), platform, STUDENTS[1])
+    _refused(app, answer, caplog, "instalación")
+    # Another platform altogether (its login is refused first; its token too).
+    other = Platform(context_id="course-9").start()
+    try:
+        answer = browser(app).get("/lti/login?" + other.login_url(STUDENTS[1]).split("?", 1)[1])
+        _refused(app, answer, caplog, "no está registrada")
+        client = browser(app)
+        answer, _ = _login_only(client, platform, STUDENTS[1])   # a state and nonce given
+        given = query_of(answer.headers["Location"])
+        stranger = _token_of(other, STUDENTS[1], given["nonce"])
+        _refused(app, client.post("/lti/launch", data={"id_token": stranger,
+                                                      "state": given["state"]}),
+                 caplog, "no conoce")
+    finally:
+        other.stop()
+    # Tampered: the platform's token with its course changed, the signature kept.
+    client = browser(app)
+    _, posted = _login_only(client, platform, STUDENTS[2])
+    head, body, sig = posted["id_token"].split(".")
+    claims = jwt.decode(posted["id_token"], options={"verify_signature": False})
+    claims["https://purl.imsglobal.org/spec/lti/claim/context"]["id"] = "course-9"
+    forged = jwt.encode(claims, "x" * 32, algorithm="HS256").split(".")[1]
+    _refused(app, client.post("/lti/launch", data={**posted, "id_token": f"{head}.{forged}.{sig}"}),
+             caplog, "firma")
+    # A state this browser never got.
+    _refused(app, browser(app).post("/lti/launch", data=posted), caplog, "navegador")
+    # Junk.
+    _refused(app, browser(app).post("/lti/launch", data={"id_token": "x", "state": "y"}),
+             caplog, "")
+    assert (count(app, ClassRow), count(app, StudentRow)) == (classes, students)
+
+
+def _login_only(client, platform, user):
+    """The login and the platform's answer, without posting the launch."""
+    from urllib.parse import urlsplit
+
+    import requests
+    start = urlsplit(platform.login_url(user))
+    answer = client.get(f"{start.path}?{start.query}")
+    form = requests.get(answer.headers["Location"], timeout=10).json()
+    return answer, {"id_token": form["id_token"], "state": form["state"]}
+
+
+def _token_of(platform, user, nonce: str) -> str:
+    """A launch token ``platform`` signs for ``user`` with ``nonce``."""
+    import requests
+    query = {"login_hint": user.sub, "nonce": nonce, "state": "s", "client_id":
+             platform.client_id, "redirect_uri": f"{platform.tool_url}/lti/launch",
+             "lti_message_hint": "resource-1"}
+    platform.users[user.sub] = user
+    return requests.get(f"{platform.url}/auth", params=query, timeout=10).json()["id_token"]
+
+
+def test_a_student_launch_never_reaches_the_console_even_from_a_teachers_browser(app, platform):
+    shared = browser(app)
+    answer, _ = follow_login(shared, platform, TEACHER)
+    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    assert shared.get(f"/console/classes/{class_id}").status_code == 200
+    landed, _ = follow_login(shared, platform, STUDENTS[0])
+    assert landed.status_code == 200
+    assert shared.get(f"/console/classes/{class_id}").status_code == 302
+
+
+def test_another_course_gets_a_class_of_its_own(app, platform):
+    first, _ = follow_login(browser(app), platform, TEACHER)
+    platform.context_id, platform.context_title = "course-8", "Lógica"
+    second, _ = follow_login(browser(app), platform, TEACHER)
+    assert first.headers["Location"] != second.headers["Location"]
+    with app.app_context():
+        names = sorted(c["name"] for c in __import__(
+            "facilitator.store.classes", fromlist=["x"]).list_classes(database))
+    assert names == ["Filosofía 1.º B", "Lógica"]
+
+
+def test_add_platform_from_the_command_line(tmp_path, monkeypatch):
+    from facilitator.cli import main
+    monkeypatch.setenv("FACILITATOR_DATABASE_URL", f"sqlite:///{tmp_path / 'f.db'}")
+    runner = CliRunner()
+    values = ["--issuer", "https://moodle.uni.example", "--client-id", "AbC123",
+              "--deployment-id", "4", "--auth-url", "https://moodle.uni.example/mod/lti/auth.php",
+              "--token-url", "https://moodle.uni.example/mod/lti/token.php",
+              "--keyset-url", "https://moodle.uni.example/mod/lti/certs.php"]
+    made = runner.invoke(main, ["lti", "add-platform", *values])
+    assert made.exit_code == 0 and "registered" in made.output, made.output
+    again = runner.invoke(main, ["lti", "add-platform", *values[:4], "--deployment-id", "5",
+                                 *values[6:]])
+    assert again.exit_code == 0 and "updated" in again.output
+    listed = runner.invoke(main, ["lti", "list"])
+    assert "deployments 4, 5" in listed.output
+    bad = runner.invoke(main, ["lti", "add-platform", *values[:-1], "moodle/certs.php"])
+    assert bad.exit_code != 0 and "public keyset URL" in bad.output
+    rotated = runner.invoke(main, ["lti", "rotate-keys"])
+    assert rotated.exit_code == 0 and "New signing key" in rotated.output
