@@ -57,6 +57,19 @@ def students_of(app, class_id: int) -> list[dict]:
                                          .order_by(StudentRow.position))]
 
 
+def wait_for_posts(platform, label: str, count: int) -> None:
+    """Wait until the platform's column ``label`` got ``count`` scores (a game's end sends
+    its class's marks in the background)."""
+    import time
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if label in {i.get("label") for i in platform.lineitems.values()} \
+                and platform.posts(label) >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{label}: {platform.lineitems} {platform.scores}")
+
+
 def browser(app):
     client = app.test_client()
     return client
@@ -110,6 +123,7 @@ def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
     landed, _ = follow_login(browser(app), platform, STUDENTS[1])
     assert landed.status_code == 302 and landed.headers["Location"].endswith("/team")
     play_game(app, game_id, winners=(1, 3))
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))      # sent at the game's end
     # The marks: the league's points and the games present, as moodle.csv has them.
     with app.app_context(), database.session() as session:
         course = session.scalars(select(LtiCourseRow)).one()
@@ -140,6 +154,7 @@ def test_a_mark_the_platform_refuses_waits_and_goes_once_it_answers(app, platfor
     game_id = make_game(teacher, class_id, [[ids[u.name] for u in EVERYONE[n::4]]
                                             for n in range(4)])
     play_game(app, game_id, winners=(1,))
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))      # sent at the game's end
     with app.app_context(), database.session() as session:
         session.scalars(select(LtiCourseRow)).one().measures = ["games_present"]
     platform.refuse_scores = True

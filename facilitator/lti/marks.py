@@ -9,6 +9,7 @@ the class page, for the next sending.
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import datetime, timezone
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -29,6 +30,10 @@ log = logging.getLogger("facilitator.lti")
 
 #: The tag of a measure's line item (how the facilitator finds its own columns again).
 TAG = "facilitator-{measure}"
+#: One sending per class at a time in this process (a game's end and the teacher's
+#: button may meet): the second waits, then finds nothing left to send.
+_sending: dict[int, threading.Lock] = {}
+_sending_guard = threading.Lock()
 
 
 def queue_marks(database, store, class_id: int) -> int:
@@ -118,5 +123,8 @@ def send_marks(database, class_id: int, requests_session=None) -> dict:
 
 def sync_marks(database, store, class_id: int, requests_session=None) -> dict:
     """Work out the class's marks and send what waits (see send_marks)."""
-    queue_marks(database, store, class_id)
-    return send_marks(database, class_id, requests_session)
+    with _sending_guard:
+        lock = _sending.setdefault(class_id, threading.Lock())
+    with lock:
+        queue_marks(database, store, class_id)
+        return send_marks(database, class_id, requests_session)

@@ -35,6 +35,7 @@ def register_blueprints(app: Flask) -> None:
                    images, classes, halls, door, lti):
         app.register_blueprint(module.bp)
     app.register_blueprint(api_v1.tokens_bp)
+    lti.init_app(app)
 
     @app.before_request
     def refuse_cross_site_posts():

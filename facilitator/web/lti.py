@@ -124,6 +124,39 @@ def _students(class_id: int) -> list[dict]:
     return klass["students"] if klass else []
 
 
+def init_app(app) -> None:
+    """Send a course's marks when one of its class's games (or a hall's) ends, in the
+    background: the game's last action does not wait for the platform."""
+    live = app.extensions["facilitator_live"]
+    socketio = app.extensions["socketio"]
+
+    def after_game(game_id: int) -> None:
+        class_id = _class_of_game(live, game_id)
+        if class_id is not None and lti_store.course_of_class(database, class_id) is not None:
+            socketio.start_background_task(_send_in_background, app, class_id)
+    live.game_over_listeners.append(after_game)
+
+
+def _class_of_game(live, game_id: int) -> int | None:
+    """The class game ``game_id`` was made for: its own, or its hall's."""
+    from ..store.classes import game_class
+    found = game_class(database, game_id)
+    if found is not None:
+        return found["class_id"]
+    halls = live.halls.halls
+    hall_id = halls.hall_of_game(game_id)
+    hall = halls.hall(hall_id) if hall_id is not None else None
+    return hall.get("class_id") if hall else None
+
+
+def _send_in_background(app, class_id: int) -> None:
+    with app.app_context():
+        try:
+            sync_marks(database, store, class_id)
+        except Exception:        # the marks wait in the store; the class page shows them
+            log.exception("sending the marks of class %s", class_id)
+
+
 @bp.post("/classes/<int:class_id>/marks")
 @gm_required
 def send_marks(class_id: int):
