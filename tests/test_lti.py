@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from facilitator.extensions import database
 from facilitator.lti import keys
 from facilitator.store import lti as lti_store
-from facilitator.store.models import ClassRow, LtiCourseRow, StudentRow
+from facilitator.store.models import ClassRow, StudentRow
 from lti_platform import INSTRUCTOR, Platform, User, follow_login, new_pem, query_of
 from test_classes import app, make_game, play_game  # noqa: F401  (the app with a bank)
 
@@ -26,6 +26,8 @@ TEACHER = User("t-1", "Marta Profe", "marta@uni.example", [INSTRUCTOR])
 STUDENTS = [User("s-1", "Ana Gómez", "ana@uni.example", id_number="A1"),
             User("s-2", "Bruno Díaz", "bruno@uni.example"),
             User("s-3", "Carla Ruiz", "", id_number="C3")]
+#: What a script sending the marks asks for.
+JSON = {"Accept": "application/json"}
 #: In the course's roster, never launched (a game of teams needs 3 to a team).
 QUIET = [User(f"s-{n}", name, f"{name.split()[0].lower()}@uni.example")
          for n, name in enumerate(["Diego Sosa", "Elena Paz", "Fede Ríos", "Gala Vidal",
@@ -125,10 +127,10 @@ def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
     play_game(app, game_id, winners=(1, 3))
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))      # sent at the game's end
     # The marks: the league's points and the games present, as moodle.csv has them.
-    with app.app_context(), database.session() as session:
-        course = session.scalars(select(LtiCourseRow)).one()
-        course.measures = ["league_points", "games_present"]
-    sent = teacher.post(f"/lti/classes/{class_id}/marks")
+    chosen = teacher.post(f"/lti/classes/{class_id}/measures",
+                          json={"measures": ["league_points", "games_present"]})
+    assert chosen.get_json() == {"ok": True, "measures": ["league_points", "games_present"]}
+    sent = teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON)
     assert sent.status_code == 200 and sent.get_json()["waiting"] == 0, sent.get_json()
     moodle = teacher.get(f"/console/classes/{class_id}/export/moodle.csv"
                          "?identifier=email&measures=league_points").get_data(as_text=True)
@@ -139,7 +141,7 @@ def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
     assert f"ana@uni.example,{points['s-1']:g}" in moodle.replace(".0,", ",")
     # Sent again with nothing changed: nothing posted twice, the line items made once.
     posts = platform.posts("Liga: puntos")
-    assert teacher.post(f"/lti/classes/{class_id}/marks").get_json()["sent"] == 0
+    assert teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON).get_json()["sent"] == 0
     assert platform.posts("Liga: puntos") == posts and len(platform.lineitems) == 2
 
 
@@ -155,17 +157,25 @@ def test_a_mark_the_platform_refuses_waits_and_goes_once_it_answers(app, platfor
                                             for n in range(4)])
     play_game(app, game_id, winners=(1,))
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))      # sent at the game's end
-    with app.app_context(), database.session() as session:
-        session.scalars(select(LtiCourseRow)).one().measures = ["games_present"]
+    chosen = teacher.post(f"/lti/classes/{class_id}/measures",
+                          data={"measures": ["games_present"]})
+    assert chosen.status_code == 302 and chosen.headers["Location"].endswith("#lti")
+    assert teacher.post(f"/lti/classes/{class_id}/measures",
+                        data={"measures": ["nope"]}).status_code == 400
     platform.refuse_scores = True
-    failed = teacher.post(f"/lti/classes/{class_id}/marks").get_json()
+    failed = teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON).get_json()
     assert failed["sent"] == 0 and failed["waiting"] == 12 and failed["error"]
     shown = teacher.get(f"/lti/classes/{class_id}/marks.json").get_json()
     assert len(shown["waiting"]) == 12 and any(m["error"] for m in shown["waiting"])
+    page = teacher.get(f"/console/classes/{class_id}").get_data(as_text=True)
+    assert 'data-testid="lti-waiting"' in page and "Partidas presentes" in page
+    assert "Filosofía 1.º B" in page
     platform.refuse_scores = False
-    done = teacher.post(f"/lti/classes/{class_id}/marks").get_json()
+    done = teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON).get_json()
     assert done == {"ok": True, "sent": 12, "waiting": 0, "error": ""}
     assert platform.posts("Partidas presentes") == 12
+    page = teacher.get(f"/console/classes/{class_id}").get_data(as_text=True)
+    assert 'data-testid="lti-all-sent"' in page
 
 
 def _refused(app, answer, caplog, reason_words: str):

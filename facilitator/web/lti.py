@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import (Blueprint, current_app, g, jsonify, redirect, render_template, request,
+from flask import (Blueprint, abort, current_app, g, jsonify, redirect, render_template, request,
                    session, url_for)
 
 from ..extensions import database, store
@@ -157,16 +157,75 @@ def _send_in_background(app, class_id: int) -> None:
             log.exception("sending the marks of class %s", class_id)
 
 
+def _class_page(class_id: int):
+    return redirect(url_for("classes.page", class_id=class_id) + "#lti")
+
+
 @bp.post("/classes/<int:class_id>/marks")
 @gm_required
 def send_marks(class_id: int):
-    """Send the class's marks to its course's gradebook now: ``{"ok", "sent", "waiting",
-    "error"}`` (the class page shows what waits)."""
+    """Send the class's marks to its course's gradebook now: JSON ``{"ok", "sent",
+    "waiting", "error"}``, or back to the class page (which shows what waits)."""
+    from .errors import wants_json
     if lti_store.course_of_class(database, class_id) is None:
+        return _no_course()
+    result = sync_marks(database, store, class_id)
+    return jsonify(ok=True, **result) if wants_json() else _class_page(class_id)
+
+
+@bp.post("/classes/<int:class_id>/measures")
+@gm_required
+def choose_measures(class_id: int):
+    """The measures whose marks go to the course's gradebook (form fields ``measures``,
+    or JSON ``{"measures": [...]}``; the keys moodle.csv offers)."""
+    from ..classes.exports import MEASURES
+    from .auth import read_json
+    from .errors import wants_json
+    course = lti_store.course_of_class(database, class_id)
+    if course is None:
+        return _no_course()
+    body = read_json() if request.is_json else None
+    chosen = body.get("measures") if isinstance(body, dict) else request.form.getlist("measures")
+    if not isinstance(chosen, list) or not all(isinstance(m, str) and m in MEASURES
+                                               for m in chosen) or len(chosen) > len(MEASURES):
+        message = f"the measures are some of {', '.join(MEASURES)}"
+        if wants_json():
+            return jsonify(ok=False, error="format", message=message), 400
+        abort(400, message)
+    measures = [m for m in MEASURES if m in chosen]
+    lti_store.update_course(database, course["id"], measures=measures)
+    return jsonify(ok=True, measures=measures) if wants_json() else _class_page(class_id)
+
+
+def _no_course():
+    from .errors import wants_json
+    if wants_json():
         return jsonify(ok=False, error="not_found",
                        message="this class was not made from a course"), 404
-    result = sync_marks(database, store, class_id)
-    return jsonify(ok=True, **result)
+    abort(404)
+
+
+def class_panel(klass: dict, lang: str) -> dict | None:
+    """What the class page shows of the class's course, or None for a class of its own:
+    ``{"title", "measures", "choices": [(key, label)], "waiting": [{"name", "label",
+    "score", "error"}], "send_url", "measures_url"}``."""
+    from ..classes.exports import MEASURES
+    course = lti_store.course_of_class(database, klass["id"])
+    if course is None:
+        return None
+    english = lang == "en"
+    names = {s["id"]: s["name"] for s in klass["students"]}
+    by_sub = {sub: names.get(sid, sub) for sid, sub in lti_store.people_of(database,
+                                                                           course["id"]).items()}
+    waiting = [{"name": by_sub.get(m["sub"], m["sub"]),
+                "label": MEASURES.get(m["measure"], (m["measure"],) * 2)[english],
+                "score": m["score"], "error": m["error"]}
+               for m in lti_store.waiting_marks(database, course["id"])]
+    return {"title": course["title"], "measures": course["measures"],
+            "choices": [(key, labels[english]) for key, labels in MEASURES.items()],
+            "waiting": waiting,
+            "send_url": url_for("lti.send_marks", class_id=klass["id"]),
+            "measures_url": url_for("lti.choose_measures", class_id=klass["id"])}
 
 
 @bp.get("/classes/<int:class_id>/marks.json")
@@ -176,8 +235,7 @@ def marks(class_id: int):
     "waiting": [{"measure", "sub", "score", "maximum", "error"}]}``."""
     course = lti_store.course_of_class(database, class_id)
     if course is None:
-        return jsonify(ok=False, error="not_found",
-                       message="this class was not made from a course"), 404
+        return _no_course()
     return jsonify(ok=True, course={"title": course["title"], "measures": course["measures"],
                                     "lineitems": course["lineitems"]},
                    waiting=lti_store.waiting_marks(database, course["id"]))
