@@ -269,11 +269,34 @@ def test_a_student_launch_never_reaches_the_console_even_from_a_teachers_browser
     assert shared.get(f"/console/classes/{class_id}").status_code == 302
 
 
-def test_another_course_gets_a_class_of_its_own(app, platform):
-    first, _ = follow_login(browser(app), platform, TEACHER)
+def test_a_courses_launch_never_reaches_another_courses_class(app, platform, gm):
+    one = browser(app)
+    first, _ = follow_login(one, platform, TEACHER)
     platform.context_id, platform.context_title = "course-8", "Lógica"
-    second, _ = follow_login(browser(app), platform, TEACHER)
+    two = browser(app)
+    second, _ = follow_login(two, platform, TEACHER)
     assert first.headers["Location"] != second.headers["Location"]
+    mine, theirs = (int(a.headers["Location"].rsplit("/", 1)[1]) for a in (first, second))
+    # A game of each class, made from the console's own login.
+    for class_id in (mine, theirs):
+        gm.post(f"/console/classes/{class_id}/students", json={"text": "\n".join(
+            f"Estudiante {n}" for n in range(12))})
+    ids = {c: [s["id"] for s in students_of(app, c)] for c in (mine, theirs)}
+    games = {c: make_game(gm, c, [ids[c][n::4] for n in range(4)]) for c in (mine, theirs)}
+    assert one.get(f"/console/classes/{mine}").status_code == 200
+    assert one.get(f"/console/{games[mine]}").status_code == 200
+    for path in (f"/console/classes/{theirs}", f"/console/{games[theirs]}",
+                 f"/console/classes/{theirs}/league.json", "/console/tokens",
+                 f"/lti/classes/{theirs}/marks.json", f"/console/{10 ** 12}"):
+        refused = one.get(path)
+        assert refused.status_code in (403, 404), (path, refused.status_code)
+    assert one.post(f"/console/classes/{theirs}/students",
+                    json={"text": "Intrusa"}).status_code == 403
+    assert one.post("/console/games", json={"name": "Suelta"}).status_code == 403
+    assert one.get("/console").headers["Location"].endswith(f"/console/classes/{mine}")
+    assert "Lógica" not in one.get("/console/halls/new").get_data(as_text=True)
+    # The console's own login still reaches everything.
+    assert gm.get(f"/console/classes/{theirs}").status_code == 200
     with app.app_context():
         names = sorted(c["name"] for c in __import__(
             "facilitator.store.classes", fromlist=["x"]).list_classes(database))

@@ -22,7 +22,7 @@ from ..lti.courses import course_of_launch, enrol_launch, refresh_roster
 from ..lti.marks import sync_marks
 from ..lti.tool import LaunchRefused, check_launch, oidc_login
 from ..store import lti as lti_store
-from ..store.sessions import open_session
+from ..store.sessions import end_session, open_session
 from .auth import gm_required
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
@@ -70,14 +70,14 @@ def launch():
     if not checked.context_id and not checked.resource_link_id:
         return _refused("message", 400)
     course = course_of_launch(database, checked)
+    # Whatever this browser held before (a console's login, another course's) ends here.
+    end_session(database, session.get("gm"))
+    session.clear()
     if checked.teacher:
         refresh_roster(database, course, checked)
         session["gm"] = open_session(database, current_app.config["SESSION_HOURS"])
         session["lti_class"] = course["class_id"]
         return redirect(url_for("classes.page", class_id=course["class_id"]))
-    # A student's browser is never the console's, whatever it held before.
-    session.pop("gm", None)
-    session.pop("lti_class", None)
     student = enrol_launch(database, course, checked)
     if student is None:
         return _refused("person", 400)
@@ -124,9 +124,51 @@ def _students(class_id: int) -> list[dict]:
     return klass["students"] if klass else []
 
 
+#: What a course's console session may not do at all: the whole console's listings and
+#: tools, a game or class of no course (each is every class's, or none's).
+OUTSIDE_A_COURSE = {"console.create_game", "console.create_game_form", "console.new_game",
+                    "results.upload_record", "console.logout_all", "tokens.tokens",
+                    "tokens.revoke", "tokens.revoke_all", "classes.create",
+                    "api_v1.games", "api_v1.create_game"}
+#: The console's listings: a course's session goes to its class's page instead.
+LISTINGS = {"console.games", "classes.index"}
+
+
+def keep_to_the_course():
+    """A console session opened by a course's launch reaches its class only: the class,
+    its games and halls, the banks; a page of another class, game or hall, or of the whole
+    console, is refused (its listings lead to the class's page)."""
+    from .auth import course_scope, reaches
+    scope = course_scope()
+    if scope is None or request.url_rule is None:
+        return None
+    endpoint, args = request.endpoint or "", request.view_args or {}
+    if endpoint in LISTINGS and request.method == "GET":
+        return redirect(url_for("classes.page", class_id=scope))
+    allowed = True
+    if "class_id" in args:
+        allowed = reaches(class_id=args["class_id"])
+    elif "game_id" in args:
+        allowed = reaches(game_id=args["game_id"])
+    elif "hall_id" in args:
+        allowed = reaches(hall_id=args["hall_id"])
+    elif endpoint in OUTSIDE_A_COURSE or endpoint in LISTINGS:
+        allowed = False
+    elif endpoint == "halls.create":
+        from .auth import read_json
+        body = read_json()
+        allowed = isinstance(body, dict) and reaches(class_id=body.get("class_id")) \
+            and body.get("class_id") is not None
+    if allowed:
+        return None
+    abort(403, translate(getattr(g, "lang", "es"), "app.error.lti.scope"))
+
+
 def init_app(app) -> None:
-    """Send a course's marks when one of its class's games (or a hall's) ends, in the
-    background: the game's last action does not wait for the platform."""
+    """Keep a course's console session to its class (keep_to_the_course), and send a
+    course's marks when one of its class's games (or a hall's) ends, in the background:
+    the game's last action does not wait for the platform."""
+    app.before_request(keep_to_the_course)
     live = app.extensions["facilitator_live"]
     socketio = app.extensions["socketio"]
 
