@@ -322,3 +322,26 @@ def test_add_platform_from_the_command_line(tmp_path, monkeypatch):
     assert bad.exit_code != 0 and "public keyset URL" in bad.output
     rotated = runner.invoke(main, ["lti", "rotate-keys"])
     assert rotated.exit_code == 0 and "New signing key" in rotated.output
+
+
+def test_a_students_launch_lands_on_their_seat_in_the_class_hall(app, platform):
+    teacher = browser(app)
+    answer, _ = follow_login(teacher, platform, TEACHER)
+    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    for student in EVERYONE:
+        platform.users[student.sub] = student
+    follow_login(teacher, platform, TEACHER)
+    made = teacher.post("/console/halls", json={"kind": "hive", "name": "Torneo",
+                                                "class_id": class_id, "seed": 3})
+    assert made.status_code == 200, made.get_json()
+    phone = browser(app)
+    landed, _ = follow_login(phone, platform, STUDENTS[2])
+    assert landed.status_code == 302 and landed.headers["Location"].endswith("/seat")
+    seat = phone.get("/seat")
+    assert seat.status_code == 200
+    # Named already: the hall's door holds this student for this phone, no list to pick.
+    assert phone.get("/door").headers["Location"].endswith("/seat")
+    with app.app_context():
+        hall = app.extensions["facilitator_live"].halls.halls.hall(made.get_json()["hall_id"])
+    student_id = next(s["id"] for s in students_of(app, class_id) if s["name"] == "Carla Ruiz")
+    assert hall["players"][hall["lineup"].index(student_id)] == "Carla Ruiz"
