@@ -86,6 +86,8 @@ class Platform:
         self.lineitems: dict[str, dict] = {}
         self.scores: dict[str, dict[str, dict]] = {}
         self.refuse_scores = False
+        #: The content items the tool placed through deep linking.
+        self.placed: list[dict] = []
         self.token_requests = 0
         #: What the next launch changes: id_token expiration, signing key, deployment...
         self.next_launch: dict = {}
@@ -157,6 +159,11 @@ class Platform:
         if user.id_number:
             launch.set_extra_claims({"https://purl.imsglobal.org/spec/lti/claim/lis": {
                 "person_sourcedid": user.id_number}})
+        if changes.get("deep_link"):
+            launch.set_dl(f"{self.url}/deep-link-return", title="Nueva actividad",
+                          accept_types={"ltiResourceLink"})
+        if "custom" in changes:
+            launch.set_custom_parameters_claim(changes["custom"])
         if "expiration" in changes:
             launch.set_id_token_expiration(changes["expiration"])
         return launch.lti_launch()
@@ -185,6 +192,16 @@ class Platform:
             config = _Config(registration=platform.registration())
             config.get_registration()
             return jsonify(config.get_jwks())
+
+        @app.post("/deep-link-return")
+        def deep_link_return():
+            config = _Config(registration=platform.registration())
+            config.get_registration()
+            try:
+                platform.placed.extend(config.validate_deeplinking_resp(dict(request.form)))
+            except Exception as error:         # not the tool's, or not signed by it
+                return jsonify(error="refused", message=str(error)), 400
+            return jsonify(ok=True)
 
         @app.post("/token")
         def token():

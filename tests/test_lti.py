@@ -72,6 +72,23 @@ def wait_for_posts(platform, label: str, count: int) -> None:
     raise AssertionError(f"{label}: {platform.lineitems} {platform.scores}")
 
 
+def teacher_with_roster(app, platform):
+    """The teacher launched twice (the second launch reads the whole roster): their
+    browser, the class's id and its students' ids by name."""
+    teacher = browser(app)
+    answer, _ = follow_login(teacher, platform, TEACHER)
+    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+    for student in EVERYONE:
+        platform.users[student.sub] = student
+    follow_login(teacher, platform, TEACHER)
+    return teacher, class_id, {s["name"]: s["id"] for s in students_of(app, class_id)}
+
+
+def four_teams(ids: dict) -> list[list[int]]:
+    """Everyone dealt into four teams of three (Ana, Bruno and Carla in teams 1 to 3)."""
+    return [[ids[u.name] for u in EVERYONE[n::4]] for n in range(4)]
+
+
 def browser(app):
     client = app.test_client()
     return client
@@ -119,9 +136,8 @@ def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
         phones.append(phone)
     assert len(students_of(app, class_id)) == len(EVERYONE)
     # A game of the class: each student's launch now lands on their team.
-    ids = {s["name"]: s["id"] for s in students_of(app, class_id)}
-    lineup = [[ids[u.name] for u in EVERYONE[n::4]] for n in range(4)]
-    game_id = make_game(teacher, class_id, lineup)
+    game_id = make_game(teacher, class_id,
+                        four_teams({s["name"]: s["id"] for s in students_of(app, class_id)}))
     landed, _ = follow_login(browser(app), platform, STUDENTS[1])
     assert landed.status_code == 302 and landed.headers["Location"].endswith("/team")
     play_game(app, game_id, winners=(1, 3))
@@ -146,15 +162,8 @@ def test_a_teacher_and_three_students_the_roster_and_the_marks(app, platform):
 
 
 def test_a_mark_the_platform_refuses_waits_and_goes_once_it_answers(app, platform):
-    teacher = browser(app)
-    answer, _ = follow_login(teacher, platform, TEACHER)
-    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
-    for student in EVERYONE:
-        platform.users[student.sub] = student
-    follow_login(teacher, platform, TEACHER)
-    ids = {s["name"]: s["id"] for s in students_of(app, class_id)}
-    game_id = make_game(teacher, class_id, [[ids[u.name] for u in EVERYONE[n::4]]
-                                            for n in range(4)])
+    teacher, class_id, ids = teacher_with_roster(app, platform)
+    game_id = make_game(teacher, class_id, four_teams(ids))
     play_game(app, game_id, winners=(1,))
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))      # sent at the game's end
     chosen = teacher.post(f"/lti/classes/{class_id}/measures",
@@ -325,12 +334,7 @@ def test_add_platform_from_the_command_line(tmp_path, monkeypatch):
 
 
 def test_a_students_launch_lands_on_their_seat_in_the_class_hall(app, platform):
-    teacher = browser(app)
-    answer, _ = follow_login(teacher, platform, TEACHER)
-    class_id = int(answer.headers["Location"].rsplit("/", 1)[1])
-    for student in EVERYONE:
-        platform.users[student.sub] = student
-    follow_login(teacher, platform, TEACHER)
+    teacher, class_id, _ids = teacher_with_roster(app, platform)
     made = teacher.post("/console/halls", json={"kind": "hive", "name": "Torneo",
                                                 "class_id": class_id, "seed": 3})
     assert made.status_code == 200, made.get_json()
@@ -345,3 +349,49 @@ def test_a_students_launch_lands_on_their_seat_in_the_class_hall(app, platform):
         hall = app.extensions["facilitator_live"].halls.halls.hall(made.get_json()["hall_id"])
     student_id = next(s["id"] for s in students_of(app, class_id) if s["name"] == "Carla Ruiz")
     assert hall["players"][hall["lineup"].index(student_id)] == "Carla Ruiz"
+
+
+def test_deep_linking_places_a_game_of_the_class_as_the_activity(app, platform):
+    import re
+
+    import requests
+    teacher, class_id, ids = teacher_with_roster(app, platform)
+    game_id = make_game(teacher, class_id, four_teams(ids))
+    make_game(teacher, class_id, four_teams(ids))
+    # A student cannot place an activity.
+    platform.next_launch["deep_link"] = True
+    refused, _ = follow_login(browser(app), platform, STUDENTS[0])
+    assert refused.status_code == 403
+    # The teacher adds an activity: the choices, then the signed answer for the platform.
+    platform.next_launch["deep_link"] = True
+    placing, _ = follow_login(teacher, platform, TEACHER)
+    assert placing.headers["Location"].endswith("/lti/place")
+    page = teacher.get("/lti/place").get_data(as_text=True)
+    assert f'value="game:{game_id}"' in page and 'value="today"' in page
+    assert teacher.post("/lti/place", data={"target": "game:999999"}).status_code == 400
+    placed = teacher.post("/lti/place", data={"target": f"game:{game_id}"})
+    assert placed.status_code == 200
+    html = placed.get_data(as_text=True)
+    action = re.search(r'<form method="post" action="([^"]+)"', html).group(1)
+    token = re.search(r'name="JWT" value="([^"]+)"', html).group(1)
+    assert action == f"{platform.url}/deep-link-return"
+    assert requests.post(action, data={"JWT": token}, timeout=10).json() == {"ok": True}
+    (item,) = platform.placed
+    assert item["type"] == "ltiResourceLink" and item["url"] == "http://localhost/lti/launch"
+    assert item["custom"] == {"facilitator": f"game:{game_id}"}
+    # The placed activity opens that game (not the newer one): the student on their team.
+    platform.next_launch["custom"] = item["custom"]
+    phone = browser(app)
+    landed, _ = follow_login(phone, platform, STUDENTS[0])
+    assert landed.headers["Location"].endswith("/team")
+    from facilitator.live.audience import decode_device_token
+    with app.app_context():
+        public_id = app.extensions["facilitator_live"].store.public_id(game_id)
+    token = next(c.value for c in phone._cookies.values() if c.key == "team_token")
+    held = decode_device_token(app.config["SECRET_KEY"], token)
+    assert held.public_id == public_id and held.team == 1      # Ana plays in team 1
+    platform.next_launch["custom"] = item["custom"]
+    opened, _ = follow_login(teacher, platform, TEACHER)
+    assert opened.headers["Location"].endswith(f"/console/{game_id}")
+    # The answer is made once: the page is gone afterwards.
+    assert teacher.get("/lti/place").status_code == 400

@@ -278,3 +278,27 @@ def check_launch(database, requests_session=None) -> Launch:
         custom=custom if isinstance(custom, dict) else {}, services=services,
         deep_linking=body.get(DL_CLAIM) if isinstance(body.get(DL_CLAIM), dict) else None,
         launch_id=message.get_launch_id(), message_launch=message)
+
+
+def deep_link_answer(database, launch_id: str, url: str, title: str,
+                     custom: dict) -> tuple[str, str] | None:
+    """The signed answer to a deep-linking launch kept under ``launch_id``: where the
+    platform wants it (its return URL) and the JWT placing one resource link to ``url``
+    with ``custom`` parameters; None when the launch is gone (expired) or was no deep
+    linking."""
+    from pylti1p3.deep_link_resource import DeepLinkResource
+    request = FlaskRequest()
+    try:
+        message = FlaskMessageLaunch.from_cache(
+            launch_id, request, ToolConf(database),
+            session_service=LaunchSessions(request, database))
+        if not message.is_deep_link_launch():
+            return None
+        link = message.get_deep_link()
+    except LtiException as error:
+        log.warning("LTI deep linking answer not made: %s", error)
+        return None
+    resource = (DeepLinkResource().set_url(url).set_title(title[:200])
+                .set_custom_params(custom))
+    settings = message.get_launch_data()[DL_CLAIM]
+    return settings["deep_link_return_url"], link.get_response_jwt([resource])

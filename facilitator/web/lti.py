@@ -59,51 +59,101 @@ def login():
         return _refused("login", 400)
 
 
+#: The custom parameter of a placed activity (deep linking): ``today``, ``game:<id>`` or
+#: ``hall:<id>``.
+TARGET = "facilitator"
+
+
 @bp.route("/launch", methods=["POST"])
 def launch():
-    """A launch from a course: checked, then the teacher to the course's class, a student
-    to their seat."""
+    """A launch from a course: checked, then the teacher to the course's class (or to the
+    game or hall the activity names, or to the page that places an activity), a student to
+    their seat."""
     try:
         checked = check_launch(database)
     except LaunchRefused as refusal:
         return _refused(refusal.reason)
     if not checked.context_id and not checked.resource_link_id:
         return _refused("message", 400)
+    placing = checked.message_type == "LtiDeepLinkingRequest"
+    if placing and not checked.teacher:
+        return _refused("person", 403)
     course = course_of_launch(database, checked)
+    class_id = course["class_id"]
     # Whatever this browser held before (a console's login, another course's) ends here.
     end_session(database, session.get("gm"))
     session.clear()
+    target = _target(class_id, checked.custom.get(TARGET))
     if checked.teacher:
         refresh_roster(database, course, checked)
         session["gm"] = open_session(database, current_app.config["SESSION_HOURS"])
-        session["lti_class"] = course["class_id"]
-        return redirect(url_for("classes.page", class_id=course["class_id"]))
+        session["lti_class"] = class_id
+        if placing:
+            session["lti_deep_link"] = checked.launch_id
+            return redirect(url_for("lti.place"))
+        if target is not None and target[0] == "game":
+            return redirect(url_for("console.game", game_id=target[1]))
+        if target is not None and target[0] == "hall":
+            return redirect(url_for("halls.hall", hall_id=target[1]))
+        return redirect(url_for("classes.page", class_id=class_id))
     student = enrol_launch(database, course, checked)
     if student is None:
         return _refused("person", 400)
-    return _to_seat(course["class_id"], student)
+    return _to_seat(class_id, student, target)
 
 
-def _to_seat(class_id: int, student: int):
-    """A student of a class to where they play now: their seat in the class's newest
-    hall they are in, their team in its newest game of teams, else a page that says
-    they are in and waits for the teacher's game."""
+def _places(class_id: int) -> list[tuple[str, str, int, str]]:
+    """The class's games and halls, newest first: ``(created_at, "game" | "hall", id,
+    name)`` (a hall's own games are the hall's)."""
+    from .door import _halls
+    halls = _halls()
+    found = []
+    for hall_id in halls.of_class(class_id):
+        hall = halls.hall(hall_id)
+        if hall is not None:
+            found.append((hall["created_at"], "hall", hall_id, hall["name"]))
+    for link in _class_links(class_id):
+        row = store.row(link.game_id)
+        if row is not None:
+            found.append((row.created_at.isoformat(timespec="minutes"), "game", link.game_id,
+                          row.name))
+    return sorted(found, key=lambda place: (place[0], place[2]), reverse=True)
+
+
+def _target(class_id: int, value: object) -> tuple[str, int] | None:
+    """The game or hall of the class an activity names (``game:<id>``, ``hall:<id>``), or
+    None (``today``: the class's newest; or one that is gone or not the class's)."""
+    if not isinstance(value, str) or ":" not in value:
+        return None
+    what, _, number = value.partition(":")
+    if what not in ("game", "hall") or not number.isascii() or not number.isdigit() \
+            or len(number) > 9:
+        return None
+    wanted = (what, int(number))
+    return wanted if any(p[1:3] == wanted for p in _places(class_id)) else None
+
+
+def _to_seat(class_id: int, student: int, target: tuple[str, int] | None = None):
+    """A student of a class to where they play: their seat in the hall, or their team in
+    the game, the activity names, else in the class's newest game or hall they are in;
+    without one, a page that says they are in and waits for the teacher's game."""
     from ..live.audience import issue_device_token, new_device_id
     from .door import _halls, _with_token
     from .team import _own_device
     from .team import _with_token as with_device_token
-    for hall_id in sorted(_halls().of_class(class_id), reverse=True):
-        hall = _halls().hall(hall_id)
-        lineup = hall.get("lineup") or [] if hall else []
-        if student in lineup:
-            return _with_token(redirect(url_for("door.seat")), hall, lineup.index(student),
-                               new_device_id())
-    for link in reversed(_class_links(class_id)):
-        for team, members in enumerate(link.lineup or [], start=1):
-            if student in members:
-                public_id = store.public_id(link.game_id)
-                if public_id is None:
-                    continue
+    places = [p for p in _places(class_id) if target is None or p[1:3] == target]
+    links = {link.game_id: link for link in _class_links(class_id)}
+    for _created, what, number, _name in places:
+        if what == "hall":
+            hall = _halls().hall(number)
+            lineup = (hall or {}).get("lineup") or []
+            if student in lineup:
+                return _with_token(redirect(url_for("door.seat")), hall, lineup.index(student),
+                                   new_device_id())
+            continue
+        for team, members in enumerate(links[number].lineup or [], start=1):
+            public_id = store.public_id(number) if student in members else None
+            if public_id is not None:
                 token = issue_device_token(current_app.config["SECRET_KEY"], public_id, team,
                                            _own_device(public_id))
                 return with_device_token(redirect(url_for("team.play")), token)
@@ -111,6 +161,34 @@ def _to_seat(class_id: int, student: int):
     return render_template("error.html", status=200, kind="lti_in", links=[],
                            detail=translate(getattr(g, "lang", "es"), "app.error.lti_in.text",
                                             name=name)), 200
+
+
+@bp.route("/place", methods=["GET", "POST"])
+@gm_required
+def place():
+    """Deep linking: the teacher picks what the course's new activity opens (today's game
+    of the class, or one of its games or halls); the answer goes back to the platform,
+    signed, through the teacher's browser (a form the teacher sends)."""
+    from .auth import course_scope
+    launch_id, class_id = session.get("lti_deep_link"), course_scope()
+    if not isinstance(launch_id, str) or class_id is None:
+        return _refused("place", 400)
+    choices = [("today", None)] + [(f"{what}:{number}", name)
+                                   for _c, what, number, name in _places(class_id)]
+    if request.method == "GET":
+        return render_template("lti/place.html", choices=choices, class_id=class_id)
+    chosen = request.form.get("target", "")
+    if chosen not in dict(choices):
+        return render_template("lti/place.html", choices=choices, class_id=class_id,
+                               error=True), 400
+    from ..lti.tool import deep_link_answer
+    title = dict(choices)[chosen] or translate(getattr(g, "lang", "es"), "classes.lti.today")
+    answer = deep_link_answer(database, launch_id, url_for("lti.launch", _external=True),
+                              title, {TARGET: chosen})
+    if answer is None:
+        return _refused("place", 400)
+    session.pop("lti_deep_link", None)
+    return render_template("lti/placed.html", return_url=answer[0], jwt=answer[1], title=title)
 
 
 def _class_links(class_id: int):
