@@ -283,6 +283,22 @@ def lti_list_command() -> None:
         click.echo(f"key {key['kid']}: made {key['created_at']:%Y-%m-%d %H:%M}, {state}")
 
 
+@lti_group.command("registration-url")
+@click.argument("address")
+def lti_registration_url_command(address: str) -> None:
+    """Print the URL a platform's admin pastes for dynamic registration (Moodle 4.x: «Tool
+    URL» under Manage tools), on the facilitator's public ADDRESS (https://...). The URL
+    registers one platform, within a week."""
+    from urllib.parse import urlencode
+
+    from .lti.registration import new_registration_key
+    if not address.startswith(("https://", "http://")):
+        raise click.ClickException("the address is the facilitator's own, https://...")
+    database = _database(upgrade=True)
+    key = new_registration_key(database)
+    click.echo(f"{address.rstrip('/')}/lti/register?{urlencode({'key': key})}")
+
+
 @lti_group.command("rotate-keys")
 def lti_rotate_keys_command() -> None:
     """Make a new signing key; the old one stays published for a while, so what it

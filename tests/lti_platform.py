@@ -86,6 +86,8 @@ class Platform:
         self.lineitems: dict[str, dict] = {}
         self.scores: dict[str, dict[str, dict]] = {}
         self.refuse_scores = False
+        #: What tools asked at dynamic registration (their registration data).
+        self.registrations: list[dict] = []
         #: The content items the tool placed through deep linking.
         self.placed: list[dict] = []
         self.token_requests = 0
@@ -192,6 +194,29 @@ class Platform:
             config = _Config(registration=platform.registration())
             config.get_registration()
             return jsonify(config.get_jwks())
+
+        @app.get("/.well-known/openid-configuration")
+        def openid_configuration():
+            # As Moodle 4.x publishes it (lti/openid-configuration.php), abridged.
+            return jsonify({
+                "issuer": platform.issuer, "token_endpoint": f"{platform.url}/token",
+                "authorization_endpoint": f"{platform.url}/auth",
+                "jwks_uri": f"{platform.url}/jwks",
+                "registration_endpoint": f"{platform.url}/register",
+                "scopes_supported": ["openid", NRPS_SCOPE],
+                "https://purl.imsglobal.org/spec/lti-platform-configuration": {
+                    "product_family_code": "moodle", "version": "4.5"}})
+
+        @app.post("/register")
+        def register():
+            if request.headers.get("Authorization") != "Bearer registration-token":
+                return jsonify(error="unauthorized"), 401
+            data = request.get_json()
+            platform.registrations.append(data)
+            tool = dict(data["https://purl.imsglobal.org/spec/lti-tool-configuration"])
+            tool["deployment_id"] = platform.deployment_id
+            return jsonify({**data, "client_id": platform.client_id,
+                            "https://purl.imsglobal.org/spec/lti-tool-configuration": tool})
 
         @app.post("/deep-link-return")
         def deep_link_return():

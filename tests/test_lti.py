@@ -329,6 +329,8 @@ def test_add_platform_from_the_command_line(tmp_path, monkeypatch):
     assert "deployments 4, 5" in listed.output
     bad = runner.invoke(main, ["lti", "add-platform", *values[:-1], "moodle/certs.php"])
     assert bad.exit_code != 0 and "public keyset URL" in bad.output
+    url = runner.invoke(main, ["lti", "registration-url", "https://facilitador.uni.example"])
+    assert url.output.startswith("https://facilitador.uni.example/lti/register?key=")
     rotated = runner.invoke(main, ["lti", "rotate-keys"])
     assert rotated.exit_code == 0 and "New signing key" in rotated.output
 
@@ -395,3 +397,38 @@ def test_deep_linking_places_a_game_of_the_class_as_the_activity(app, platform):
     assert opened.headers["Location"].endswith(f"/console/{game_id}")
     # The answer is made once: the page is gone afterwards.
     assert teacher.get("/lti/place").status_code == 400
+
+
+def test_dynamic_registration_with_a_one_time_url(app):
+    from urllib.parse import urlencode
+
+    from facilitator.lti.registration import new_registration_key
+    fresh = Platform(client_id="dyn-client", deployment_id="dep-dyn").start()
+    try:
+        with app.app_context():
+            key = new_registration_key(database)
+        query = {"openid_configuration": f"{fresh.url}/.well-known/openid-configuration",
+                 "registration_token": "registration-token"}
+        admin = browser(app)
+        # Without the URL's key nothing is fetched, nothing registered.
+        assert admin.get("/lti/register?" + urlencode(query)).status_code == 403
+        assert fresh.registrations == []
+        done = admin.get("/lti/register?" + urlencode({**query, "key": key}))
+        assert done.status_code == 200, done.get_data(as_text=True)[:3000]
+        assert "lti_registered.js" in done.get_data(as_text=True)
+        (asked,) = fresh.registrations
+        assert asked["initiate_login_uri"] == "http://localhost/lti/login"
+        assert asked["jwks_uri"] == "http://localhost/lti/jwks.json"
+        assert asked["redirect_uris"] == ["http://localhost/lti/launch"]
+        with app.app_context():
+            (kept,) = lti_store.list_platforms(database)
+        assert (kept["issuer"], kept["client_id"], kept["deployment_ids"]) == (
+            fresh.issuer, "dyn-client", ["dep-dyn"])
+        # The key is used up.
+        assert admin.get("/lti/register?" + urlencode({**query, "key": key})).status_code == 403
+        # And the platform launches the teacher straight away.
+        fresh.tool_keys = app.test_client().get("/lti/jwks.json").get_json()
+        landed, _ = follow_login(browser(app), fresh, TEACHER)
+        assert landed.status_code == 302 and "/console/classes/" in landed.headers["Location"]
+    finally:
+        fresh.stop()

@@ -59,6 +59,35 @@ def login():
         return _refused("login", 400)
 
 
+@bp.route("/register")
+def register():
+    """LTI Advantage dynamic registration: the platform opens this page (the URL ``facilitator
+    lti registration-url`` printed, with its one-time ``key``) passing its OpenID
+    configuration and a registration token; the facilitator registers itself there and
+    the page tells the platform it is done."""
+    from pylti1p3.exception import LtiException
+
+    from ..lti.registration import Registration, registration_key_is_good
+    key = request.args.get("key")
+    if not registration_key_is_good(database, key):
+        return _refused("register_key", 403)
+    configuration = request.args.get("openid_configuration", "")
+    if not configuration.startswith(("https://", "http://")) or len(configuration) > 1000:
+        return _refused("register", 400)
+    urls = {"login": url_for("lti.login", _external=True),
+            "launch": url_for("lti.launch", _external=True),
+            "jwks": url_for("lti.jwks", _external=True), "domain": request.host}
+    registration = Registration(database, key, configuration,
+                                request.args.get("registration_token"), urls)
+    try:
+        registration.register()
+    except (LtiException, AssertionError, ValueError, TypeError, KeyError, OSError,
+            lti_store.LtiStoreError) as error:
+        log.warning("LTI dynamic registration failed: %s", error)
+        return _refused("register", 400)
+    return render_template("lti/registered.html")
+
+
 #: The custom parameter of a placed activity (deep linking): ``today``, ``game:<id>`` or
 #: ``hall:<id>``.
 TARGET = "facilitator"
