@@ -82,7 +82,9 @@ class Platform:
         self.private_pem = new_pem()
         self.public_pem = JWK.from_pem(self.private_pem.encode()).export_to_pem().decode()
         self.users: dict[str, User] = {}
-        self.tool_keys: dict | None = None
+        #: The tool's key set, or a function that fetches it (as a platform reads the
+        #: tool's key set URL at each check).
+        self.tool_keys = None
         self.lineitems: dict[str, dict] = {}
         self.scores: dict[str, dict[str, dict]] = {}
         self.refuse_scores = False
@@ -125,7 +127,8 @@ class Platform:
                         .set_platform_private_key(private_pem or self.private_pem)
                         .set_platform_public_key(self.public_pem))
         if self.tool_keys is not None:
-            registration.set_tool_key_set(self.tool_keys)
+            registration.set_tool_key_set(self.tool_keys() if callable(self.tool_keys)
+                                          else self.tool_keys)
         return registration
 
     def tool_values(self) -> dict:

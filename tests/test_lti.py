@@ -432,3 +432,36 @@ def test_dynamic_registration_with_a_one_time_url(app):
         assert landed.status_code == 302 and "/console/classes/" in landed.headers["Location"]
     finally:
         fresh.stop()
+
+
+def test_rotating_the_keys_breaks_no_launch_in_flight(app, platform):
+    # The platform reads the tool's key set at each check, as Moodle reads its URL.
+    platform.tool_keys = lambda: app.test_client().get("/lti/jwks.json").get_json()
+    teacher, class_id, ids = teacher_with_roster(app, platform)
+    game_id = make_game(teacher, class_id, four_teams(ids))
+    # A deep-linking answer signed before the rotation reaches the platform after it.
+    platform.next_launch["deep_link"] = True
+    follow_login(teacher, platform, TEACHER)
+    html = teacher.post("/lti/place", data={"target": f"game:{game_id}"}).get_data(as_text=True)
+    import re
+
+    import requests
+    token = re.search(r'name="JWT" value="([^"]+)"', html).group(1)
+    with app.app_context():
+        old = keys.signing_key(database)["kid"]
+        new = keys.rotate(database)
+    assert jwt.get_unverified_header(token)["kid"] == old != new
+    assert requests.post(f"{platform.url}/deep-link-return", data={"JWT": token},
+                         timeout=10).json() == {"ok": True}
+    # A launch begun before the rotation ends after it; the marks go with the new key.
+    phone = browser(app)
+    _, posted = _login_only(phone, platform, STUDENTS[0])
+    with app.app_context():
+        keys.rotate(database)
+    assert phone.post("/lti/launch", data=posted).status_code == 302     # to the team
+    platform.token_requests = 0
+    from facilitator.lti.marks import FlaskServiceConnector
+    FlaskServiceConnector.access_tokens.clear()        # no token cached from before
+    play_game(app, game_id, winners=(2,))
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
+    assert platform.token_requests >= 1
