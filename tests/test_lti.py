@@ -241,6 +241,9 @@ def test_bad_tokens_are_refused_with_a_page_logged_and_nothing_made(app, platfor
              caplog, "firma")
     # A state this browser never got.
     _refused(app, browser(app).post("/lti/launch", data=posted), caplog, "navegador")
+    # A user id longer than any the facilitator keeps (cut short, two could become one).
+    answer, _ = follow_login(browser(app), platform, User("u" * 400, "Larga Larguísima"))
+    _refused(app, answer, caplog, "no trae lo que hace falta")
     # Junk.
     _refused(app, browser(app).post("/lti/launch", data={"id_token": "x", "state": "y"}),
              caplog, "")
@@ -460,8 +463,8 @@ def test_rotating_the_keys_breaks_no_launch_in_flight(app, platform):
         keys.rotate(database)
     assert phone.post("/lti/launch", data=posted).status_code == 302     # to the team
     platform.token_requests = 0
-    from facilitator.lti.marks import FlaskServiceConnector
-    FlaskServiceConnector.access_tokens.clear()        # no token cached from before
+    from facilitator.lti.tool import ServiceConnector
+    ServiceConnector.access_tokens.clear()             # no token cached from before
     play_game(app, game_id, winners=(2,))
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
     assert platform.token_requests >= 1

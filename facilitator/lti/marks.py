@@ -13,7 +13,6 @@ import threading
 from datetime import datetime, timezone
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
-from pylti1p3.contrib.flask import FlaskServiceConnector
 from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
@@ -24,7 +23,7 @@ from ..classes.exports import MEASURES, measure_values
 from ..classes.summaries import summaries
 from ..store import classes as class_store
 from ..store import lti as lti_store
-from .tool import ToolConf
+from .tool import PlatformSession, ServiceConnector, ToolConf
 
 log = logging.getLogger("facilitator.lti")
 
@@ -64,8 +63,8 @@ def _service(database, course: dict, requests_session=None) -> AssignmentsGrades
     if platform is None or not isinstance(ags, dict) or not ags.get("lineitems"):
         raise LtiException("the course's platform offers no gradebook columns to this tool "
                            "(a teacher's launch gives their address)")
-    connector = FlaskServiceConnector(ToolConf(database).registration(platform),
-                                      requests_session=requests_session)
+    connector = ServiceConnector(ToolConf(database).registration(platform),
+                                 requests_session=requests_session or PlatformSession())
     return AssignmentsGradesService(connector, ags)
 
 

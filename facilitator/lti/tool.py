@@ -12,8 +12,10 @@ import hashlib
 import logging
 from dataclasses import dataclass, field
 
+import requests
 from jwcrypto.jwk import JWK
-from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
+from pylti1p3.contrib.flask import (FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest,
+                                    FlaskServiceConnector)
 from pylti1p3.deployment import Deployment
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.launch_data_storage.base import LaunchDataStorage
@@ -38,6 +40,30 @@ DL_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 #: The roles that make a teacher of the course (context roles, and their short forms).
 TEACHER_ROLES = ("#Instructor", "#Administrator", "#ContentDeveloper",
                  "membership#Instructor", "/Instructor")
+
+
+#: Seconds a platform has to answer one request (its keys, roster, gradebook): a launch
+#: or a game's end never waits longer on a platform that does not answer.
+PLATFORM_TIMEOUT = 10
+
+
+class PlatformSession(requests.Session):
+    """The HTTP session to the platforms: every request with PLATFORM_TIMEOUT (the
+    library's requests have none)."""
+
+    def request(self, method, url, *args, **kwargs):
+        """A request that gives up after PLATFORM_TIMEOUT seconds."""
+        kwargs.setdefault("timeout", PLATFORM_TIMEOUT)
+        return super().request(method, url, *args, **kwargs)
+
+
+class ServiceConnector(FlaskServiceConnector):
+    """pylti1p3's service connector whose cached access tokens are kept per client id too
+    (the library keys them by issuer and scopes: two registrations of one issuer, as
+    Canvas makes, would share a token)."""
+
+    def _scope_key(self, scopes) -> str:
+        return super()._scope_key([*scopes, "client:" + str(self._registration.get_client_id())])
 
 
 class LaunchRefused(Exception):
@@ -239,7 +265,8 @@ def check_launch(database, requests_session=None) -> Launch:
     request = FlaskRequest()
     message = FlaskMessageLaunch(request, ToolConf(database),
                                  session_service=LaunchSessions(request, database),
-                                 requests_session=requests_session)
+                                 requests_session=requests_session or PlatformSession(),
+                                 service_connector_cls=ServiceConnector)
     # The library leaves the audience to the registration check; a token must also say
     # when it was made and when it expires (a token without exp would never expire).
     message.set_jwt_verify_options({"verify_aud": False, "require": ["exp", "iat"]})
@@ -258,9 +285,18 @@ def check_launch(database, requests_session=None) -> Launch:
         log.warning("LTI launch refused (platform): azp %r among audiences %r",
                     body.get("azp"), audiences)
         raise LaunchRefused("platform", "the token names other audiences without an azp")
-    platform = lti_store.find_platform(database, body["iss"], client_id)
     context = body.get(CLAIM + "context") if isinstance(body.get(CLAIM + "context"), dict) else {}
-    link = body.get(CLAIM + "resource_link")
+    link = body.get(CLAIM + "resource_link") if isinstance(body.get(CLAIM + "resource_link"),
+                                                         dict) else {}
+    # An id is kept whole or refused: cut short, two ids could become one. (A course
+    # without an id is kept as its activity's, "link:<id>": see courses.course_of_launch.)
+    for name, found, longest in (("user", body.get("sub"), lti_store.MAX_ID),
+                                 ("course", context.get("id"), lti_store.MAX_ID),
+                                 ("activity", link.get("id"), lti_store.MAX_ID - 5)):
+        if found is not None and (not isinstance(found, str) or len(found) > longest):
+            log.warning("LTI launch refused (message): its %s id is not one", name)
+            raise LaunchRefused("message", f"the launch's {name} id is not one")
+    platform = lti_store.find_platform(database, body["iss"], client_id)
     roles = body.get(CLAIM + "roles") if isinstance(body.get(CLAIM + "roles"), list) else []
     services = {name: body[claim] for name, claim in (("nrps", NRPS_CLAIM), ("ags", AGS_CLAIM))
                 if isinstance(body.get(claim), dict)}
@@ -274,7 +310,7 @@ def check_launch(database, requests_session=None) -> Launch:
         roles=[r for r in roles if isinstance(r, str)],
         context_id=_text(context.get("id")), context_title=_text(context.get("title"))
         or _text(context.get("label")),
-        resource_link_id=_text(link.get("id")) if isinstance(link, dict) else "",
+        resource_link_id=_text(link.get("id")),
         custom=custom if isinstance(custom, dict) else {}, services=services,
         deep_linking=body.get(DL_CLAIM) if isinstance(body.get(DL_CLAIM), dict) else None,
         launch_id=message.get_launch_id(), message_launch=message)
