@@ -6,6 +6,7 @@ every bad token refused with a page, logged, nothing created.
 from __future__ import annotations
 
 import logging
+import time
 
 import jwt
 import pytest
@@ -59,17 +60,18 @@ def students_of(app, class_id: int) -> list[dict]:
                                          .order_by(StudentRow.position))]
 
 
-def wait_for_posts(platform, label: str, count: int) -> None:
-    """Wait until the platform's column ``label`` got ``count`` scores (a game's end sends
-    its class's marks in the background)."""
-    import time
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if label in {i.get("label") for i in platform.lineitems.values()} \
-                and platform.posts(label) >= count:
-            return
+def eventually(check, seconds: float = 20) -> None:
+    """Wait until ``check()`` is true (what a game's end sends goes in the background)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "waited in vain"
         time.sleep(0.05)
-    raise AssertionError(f"{label}: {platform.lineitems} {platform.scores}")
+
+
+def wait_for_posts(platform, label: str, count: int) -> None:
+    """Wait until the platform's column ``label`` got ``count`` scores."""
+    eventually(lambda: label in {i.get("label") for i in platform.lineitems.values()}
+               and platform.posts(label) >= count)
 
 
 def teacher_with_roster(app, platform):
@@ -468,3 +470,20 @@ def test_rotating_the_keys_breaks_no_launch_in_flight(app, platform):
     play_game(app, game_id, winners=(2,))
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
     assert platform.token_requests >= 1
+
+
+@pytest.mark.app_config(SAMPLE_BANK=None, LTI_RETRY_SECONDS=(0.2,) * 50)
+def test_marks_a_platform_refused_at_a_games_end_go_once_it_answers(app, platform):
+    teacher, class_id, ids = teacher_with_roster(app, platform)
+    game_id = make_game(teacher, class_id, four_teams(ids))
+    platform.refuse_scores = True
+    play_game(app, game_id, winners=(4,))
+
+    def waiting():
+        return teacher.get(f"/lti/classes/{class_id}/marks.json").get_json()["waiting"]
+    eventually(lambda: any(mark["error"] for mark in waiting()))
+    assert platform.scores == {}
+    platform.refuse_scores = False                      # the platform answers again
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
+    eventually(lambda: waiting() == [])
+    assert platform.posts("Liga: puntos") == len(EVERYONE)          # each once

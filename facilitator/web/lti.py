@@ -299,11 +299,20 @@ def _class_of_game(live, game_id: int) -> int | None:
 
 
 def _send_in_background(app, class_id: int) -> None:
-    with app.app_context():
-        try:
-            sync_marks(database, store, class_id)
-        except Exception:        # the marks wait in the store; the class page shows them
-            log.exception("sending the marks of class %s", class_id)
+    """Send the class's marks; while some wait because the platform did not take them,
+    try again after each wait of LTI_RETRY_SECONDS (the class page's button, or the next
+    game's end, may send them sooner)."""
+    socketio = app.extensions["socketio"]
+    for wait in (0, *app.config["LTI_RETRY_SECONDS"]):
+        socketio.sleep(wait)
+        with app.app_context():
+            try:
+                result = sync_marks(database, store, class_id)
+            except Exception:    # the marks wait in the store; the class page shows them
+                log.exception("sending the marks of class %s", class_id)
+                continue
+        if not result["waiting"] or not result["error"]:
+            return
 
 
 def _class_page(class_id: int):
