@@ -368,7 +368,7 @@ def test_deep_linking_places_a_game_of_the_class_as_the_activity(app, platform):
     # A student cannot place an activity.
     platform.next_launch["deep_link"] = True
     refused, _ = follow_login(browser(app), platform, STUDENTS[0])
-    assert refused.status_code == 403
+    assert refused.status_code == 403 and "Solo quien enseña" in refused.get_data(as_text=True)
     # The teacher adds an activity: the choices, then the signed answer for the platform.
     platform.next_launch["deep_link"] = True
     placing, _ = follow_login(teacher, platform, TEACHER)

@@ -226,7 +226,6 @@ class Launch:
     resource_link_id: str
     custom: dict
     services: dict = field(default_factory=dict)
-    deep_linking: dict | None = None
     launch_id: str = ""
     #: pylti1p3's launch, for the services (roster, gradebook) during this request.
     message_launch: object = None
@@ -312,7 +311,6 @@ def check_launch(database, requests_session=None) -> Launch:
         or _text(context.get("label")),
         resource_link_id=_text(link.get("id")),
         custom=custom if isinstance(custom, dict) else {}, services=services,
-        deep_linking=body.get(DL_CLAIM) if isinstance(body.get(DL_CLAIM), dict) else None,
         launch_id=message.get_launch_id(), message_launch=message)
 
 

@@ -7,7 +7,7 @@ sends is checked by the caller (facilitator/lti); here it is only kept and found
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import delete, select
 
@@ -360,9 +360,3 @@ def mark_refused(database: Database, mark_id: int, error: str) -> None:
         if row is not None:
             row.error = error[:1000]
 
-
-def clean_expired(database: Database, now: datetime | None = None) -> int:
-    """Remove every kept launch value past its expiry; returns how many."""
-    with database.session() as session:
-        return session.execute(delete(LtiValueRow).where(
-            LtiValueRow.expires_at <= (now or utcnow()))).rowcount

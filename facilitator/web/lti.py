@@ -106,7 +106,7 @@ def launch():
         return _refused("message", 400)
     placing = checked.message_type == "LtiDeepLinkingRequest"
     if placing and not checked.teacher:
-        return _refused("person", 403)
+        return _refused("teacher_only", 403)
     course = course_of_launch(database, checked)
     class_id = course["class_id"]
     # Whatever this browser held before (a console's login, another course's) ends here.
