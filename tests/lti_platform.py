@@ -93,6 +93,7 @@ class Platform:
         #: The content items the tool placed through deep linking.
         self.placed: list[dict] = []
         self.token_requests = 0
+        self.key_set_requests = 0
         #: What the next launch changes: id_token expiration, signing key, deployment...
         self.next_launch: dict = {}
         self.app = self._make_app()
@@ -194,6 +195,7 @@ class Platform:
 
         @app.get("/jwks")
         def jwks():
+            platform.key_set_requests += 1
             config = _Config(registration=platform.registration())
             config.get_registration()
             return jsonify(config.get_jwks())

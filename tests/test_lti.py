@@ -487,3 +487,14 @@ def test_marks_a_platform_refused_at_a_games_end_go_once_it_answers(app, platfor
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
     eventually(lambda: waiting() == [])
     assert platform.posts("Liga: puntos") == len(EVERYONE)          # each once
+
+
+def test_the_platforms_keys_are_kept_and_fetched_again_when_it_rotates_them(app, platform):
+    from jwcrypto.jwk import JWK
+    for student in STUDENTS:
+        assert follow_login(browser(app), platform, student)[0].status_code == 200
+    assert platform.key_set_requests == 1     # kept for the lecture's launches
+    platform.private_pem = new_pem()          # the platform rotates its key
+    platform.public_pem = JWK.from_pem(platform.private_pem.encode()).export_to_pem().decode()
+    assert follow_login(browser(app), platform, STUDENTS[0])[0].status_code == 200
+    assert platform.key_set_requests == 2

@@ -17,7 +17,7 @@ from jwcrypto.jwk import JWK
 from pylti1p3.contrib.flask import (FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest,
                                     FlaskServiceConnector)
 from pylti1p3.deployment import Deployment
-from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.exception import LtiException, LtiKeyException, OIDCException
 from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.session import SessionService
@@ -32,6 +32,9 @@ log = logging.getLogger("facilitator.lti")
 NONCE_SECONDS = 600
 #: How long a checked launch's data is kept (a deep-linking answer reads it).
 LAUNCH_SECONDS = 3600
+#: How long a platform's key set is kept before it is fetched again (a key it does not
+#: hold is fetched at once: the platform rotated its keys).
+PLATFORM_KEYS_SECONDS = 3600
 #: Claims of a launch.
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
@@ -197,6 +200,32 @@ class LaunchSessions(SessionService):
         return self.data_storage.take_value(self._get_key("nonce", nonce))
 
 
+class MessageLaunch(FlaskMessageLaunch):
+    """pylti1p3's launch with the platform's key set kept in the store for
+    PLATFORM_KEYS_SECONDS (a lecture's launches do not each fetch it), fetched again once
+    when the token names a key the kept set lacks."""
+
+    def __init__(self, request, database, **kwargs):
+        storage = DatabaseStorage(database)
+        super().__init__(request, ToolConf(database),
+                         session_service=LaunchSessions(request, database),
+                         service_connector_cls=ServiceConnector, **kwargs)
+        self.set_public_key_caching(storage, PLATFORM_KEYS_SECONDS)
+
+    def get_public_key(self):
+        """The platform's key that signed the token (see the class)."""
+        try:
+            return super().get_public_key()
+        except LtiKeyException:
+            url = self._registration.get_key_set_url() if self._registration else None
+            if not url:
+                raise
+            self._public_key_cache_data_storage.take_value(
+                "key-set-url-" + hashlib.md5(url.encode("utf-8")).hexdigest())
+            self._registration.set_key_set(None)
+            return super().get_public_key()
+
+
 def oidc_login(database, launch_url: str):
     """The answer to a platform's OIDC login initiation: the redirect to its
     authentication with a new state (a cookie) and nonce (the store). LaunchRefused for
@@ -261,11 +290,8 @@ def _text(value: object, limit: int = 300) -> str:
 def check_launch(database, requests_session=None) -> Launch:
     """Check this request's launch (a POST of ``id_token`` and ``state``) and give what it
     says; LaunchRefused, logged, when any check fails (nothing else is done then)."""
-    request = FlaskRequest()
-    message = FlaskMessageLaunch(request, ToolConf(database),
-                                 session_service=LaunchSessions(request, database),
-                                 requests_session=requests_session or PlatformSession(),
-                                 service_connector_cls=ServiceConnector)
+    message = MessageLaunch(FlaskRequest(), database,
+                            requests_session=requests_session or PlatformSession())
     # The library leaves the audience to the registration check; a token must also say
     # when it was made and when it expires (a token without exp would never expire).
     message.set_jwt_verify_options({"verify_aud": False, "require": ["exp", "iat"]})
