@@ -498,3 +498,19 @@ def test_the_platforms_keys_are_kept_and_fetched_again_when_it_rotates_them(app,
     platform.public_pem = JWK.from_pem(platform.private_pem.encode()).export_to_pem().decode()
     assert follow_login(browser(app), platform, STUDENTS[0])[0].status_code == 200
     assert platform.key_set_requests == 2
+
+
+def test_without_any_platform_the_lti_addresses_refuse_with_a_page(app, gm):
+    client = browser(app)
+    for answer in (client.get("/lti/login?iss=https://moodle.example&login_hint=1"),
+                   client.post("/lti/login", data={"iss": "x"}),
+                   client.post("/lti/launch", data={"id_token": "a.b.c", "state": "s"}),
+                   client.post("/lti/launch"), client.get("/lti/register"),
+                   client.get("/lti/place")):
+        assert answer.status_code in (302, 400, 403), answer.status_code
+        assert answer.status_code == 302 or 'data-testid="error-page"' in answer.get_data(
+            as_text=True)
+    assert gm.get("/console").status_code == 200          # the console as ever
+    assert count(app, ClassRow) == 0
+    with app.app_context():
+        assert lti_store.list_platforms(database) == [] and lti_store.list_keys(database) == []
