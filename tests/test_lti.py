@@ -514,3 +514,24 @@ def test_without_any_platform_the_lti_addresses_refuse_with_a_page(app, gm):
     assert count(app, ClassRow) == 0
     with app.app_context():
         assert lti_store.list_platforms(database) == [] and lti_store.list_keys(database) == []
+
+
+def test_only_the_courses_own_roles_make_a_teacher(app, platform):
+    from lti_platform import LEARNER
+    institution = "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Instructor"
+    follow_login(browser(app), platform, TEACHER)
+    # Teaching elsewhere (Canvas's institution role) makes no teacher of this course.
+    elsewhere = browser(app)
+    landed, _ = follow_login(elsewhere, platform, User("s-9", "Profe Alumna", "pa@uni.example",
+                                                       [institution, LEARNER]))
+    assert landed.status_code == 200 and "Profe Alumna" in landed.get_data(as_text=True)
+    assert elsewhere.get("/console").status_code == 302              # to the login
+    # An observer (a parent, a guest) is neither: refused, nobody added.
+    students = count(app, StudentRow)
+    observer = "http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"
+    refused, _ = follow_login(browser(app), platform, User("o-1", "Madre", "", [observer]))
+    assert refused.status_code == 403 and count(app, StudentRow) == students
+    # A teaching assistant teaches.
+    assistant = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+    helper, _ = follow_login(browser(app), platform, User("t-2", "Ayudante", "", [assistant]))
+    assert "/console/classes/" in helper.headers["Location"]

@@ -12,14 +12,12 @@ from requests import RequestException
 from ..classes.roster import check_student
 from ..store import classes as class_store
 from ..store import lti as lti_store
-from .tool import CLAIM, Launch
+from .tool import CLAIM, Launch, learns, teaches
 
 log = logging.getLogger("facilitator.lti")
 
 #: The class name of a course that sends no title.
 UNTITLED = "Curso"
-#: The roles of a course's students.
-LEARNER_ROLES = ("#Learner", "membership#Learner", "/Learner")
 
 
 def course_of_launch(database, launch: Launch) -> dict:
@@ -59,8 +57,8 @@ def _entry(name: object, email: object, id_number: object):
 
 def enrol_launch(database, course: dict, launch: Launch) -> int | None:
     """The student of the class the launching user is (added to it the first time);
-    None for a teacher, or a user nothing names."""
-    if launch.teacher or not launch.sub:
+    None for one who is not a student of the course, or whom nothing names."""
+    if not launch.student or not launch.sub:
         return None
     lis = launch.message_launch.get_launch_data().get(CLAIM + "lis") \
         if launch.message_launch is not None else None
@@ -94,7 +92,7 @@ def refresh_roster(database, course: dict, launch: Launch) -> int:
         if not isinstance(member, dict) or member.get("status", "Active") != "Active":
             continue
         roles = member.get("roles") if isinstance(member.get("roles"), list) else []
-        if not any(isinstance(r, str) and r.endswith(LEARNER_ROLES) for r in roles):
+        if teaches(roles) or not learns(roles):
             continue
         sub = member.get("user_id")
         if not isinstance(sub, str) or not sub or len(sub) > lti_store.MAX_ID:

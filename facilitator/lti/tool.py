@@ -40,9 +40,28 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 DL_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
-#: The roles that make a teacher of the course (context roles, and their short forms).
-TEACHER_ROLES = ("#Instructor", "#Administrator", "#ContentDeveloper",
-                 "membership#Instructor", "/Instructor")
+LIS = "http://purl.imsglobal.org/vocab/lis/v2/"
+#: The roles that make a teacher of the course: its own (course) roles, a teaching
+#: assistant's among them, and the site's administrators. An institution's Instructor is
+#: not one: Canvas gives it to whoever teaches anywhere, a student of this course too.
+TEACHER_ROLES = frozenset({
+    LIS + "membership#Instructor", LIS + "membership/Instructor#TeachingAssistant",
+    LIS + "membership#Administrator", LIS + "membership#ContentDeveloper",
+    LIS + "system/person#Administrator", LIS + "institution/person#Administrator",
+    "Instructor", "Administrator", "ContentDeveloper", "TeachingAssistant"})
+#: The course roles of its students (the role and its sub-roles, and the short form).
+LEARNER_ROLES = (LIS + "membership#Learner", LIS + "membership/Learner#")
+
+
+def teaches(roles: list) -> bool:
+    """Whether ``roles`` (a launch's or a roster member's) make a teacher of the course."""
+    return any(role in TEACHER_ROLES for role in roles if isinstance(role, str))
+
+
+def learns(roles: list) -> bool:
+    """Whether ``roles`` make a student of the course."""
+    return any(isinstance(role, str) and (role == "Learner" or role.startswith(LEARNER_ROLES))
+               for role in roles)
 
 
 #: Seconds a platform has to answer one request (its keys, roster, gradebook): a launch
@@ -262,7 +281,12 @@ class Launch:
     @property
     def teacher(self) -> bool:
         """Whether the user teaches the course (Instructor, Administrator...)."""
-        return any(role.endswith(TEACHER_ROLES) for role in self.roles)
+        return teaches(self.roles)
+
+    @property
+    def student(self) -> bool:
+        """Whether the user is one of the course's students (and does not teach it)."""
+        return not self.teacher and learns(self.roles)
 
 
 def _refusal(error: Exception) -> LaunchRefused:

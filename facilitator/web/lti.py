@@ -107,6 +107,9 @@ def launch():
     placing = checked.message_type == "LtiDeepLinkingRequest"
     if placing and not checked.teacher:
         return _refused("teacher_only", 403)
+    if not checked.teacher and not checked.student:
+        log.warning("LTI launch refused (role): roles %r", checked.roles[:10])
+        return _refused("role", 403)
     course = course_of_launch(database, checked)
     class_id = course["class_id"]
     # Whatever this browser held before (a console's login, another course's) ends here.
