@@ -68,6 +68,7 @@ class User:
     email: str = ""
     roles: list = field(default_factory=lambda: [LEARNER])
     id_number: str = ""
+    status: str = "Active"
 
 
 class Platform:
@@ -248,7 +249,7 @@ class Platform:
             if not platform._authorized(NRPS_SCOPE):
                 return jsonify(error="unauthorized"), 401
             members = [{"user_id": u.sub, "name": u.name, "email": u.email, "roles": u.roles,
-                        "status": "Active", "lis_person_sourcedid": u.id_number}
+                        "status": u.status, "lis_person_sourcedid": u.id_number}
                        for u in platform.users.values()]
             response = jsonify(id=request.url, context={"id": context}, members=members)
             response.mimetype = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
@@ -270,6 +271,8 @@ class Platform:
         def scores(context, number):
             if not platform._authorized("https://purl.imsglobal.org/spec/lti-ags/scope/score"):
                 return jsonify(error="unauthorized"), 401
+            if f"{platform.url}/lineitems/{context}/{number}" not in platform.lineitems:
+                return jsonify(error="no such line item"), 404
             if platform.refuse_scores:
                 return jsonify(error="unavailable"), 503
             item = f"{platform.url}/lineitems/{context}/{number}"

@@ -535,3 +535,27 @@ def test_only_the_courses_own_roles_make_a_teacher(app, platform):
     assistant = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
     helper, _ = follow_login(browser(app), platform, User("t-2", "Ayudante", "", [assistant]))
     assert "/console/classes/" in helper.headers["Location"]
+
+
+def test_the_roster_marks_who_left_and_a_deleted_column_is_made_again(app, platform):
+    import dataclasses
+    teacher, class_id, ids = teacher_with_roster(app, platform)
+    gone = QUIET[0]
+    platform.users[gone.sub] = dataclasses.replace(gone, status="Inactive")
+    follow_login(teacher, platform, TEACHER)
+    with app.app_context():
+        left = {s["name"]: s["left"] for s in __import__(
+            "facilitator.store.classes", fromlist=["x"]).get_class(database, class_id)["students"]}
+    assert left[gone.name] is True and not any(v for k, v in left.items() if k != gone.name)
+    game_id = make_game(teacher, class_id, four_teams(ids))
+    play_game(app, game_id, winners=(1,))
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
+    # The teacher deletes the column on the platform; the next marks make it again.
+    platform.lineitems.clear()
+    platform.scores.clear()
+    second = make_game(teacher, class_id, four_teams(ids))
+    play_game(app, second, winners=(2,))
+    teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON)
+    sent = teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON).get_json()
+    assert sent["waiting"] == 0, sent
+    assert len(platform.results("Liga: puntos")) == len(EVERYONE)

@@ -79,27 +79,31 @@ def read_roster(launch: Launch) -> list[dict]:
 
 
 def refresh_roster(database, course: dict, launch: Launch) -> int:
-    """Bring the course's active students from the roster service into its class;
-    returns how many it listed (0 when the platform offers no roster or did not answer:
+    """Bring the course's active students from the roster service into its class (those
+    the roster says are no longer active are marked as having left); returns how many it
+    listed (0 when the platform offers no roster or did not answer:
     the launch goes on without it)."""
     try:
         members = read_roster(launch)
     except (LtiException, RequestException, ValueError, KeyError, TypeError) as error:
         log.warning("LTI roster of course %s not read: %s", course["id"], error)
         return 0
-    people = []
+    people, gone = [], []
     for member in members:
-        if not isinstance(member, dict) or member.get("status", "Active") != "Active":
+        if not isinstance(member, dict):
             continue
         roles = member.get("roles") if isinstance(member.get("roles"), list) else []
-        if teaches(roles) or not learns(roles):
-            continue
         sub = member.get("user_id")
-        if not isinstance(sub, str) or not sub or len(sub) > lti_store.MAX_ID:
+        if teaches(roles) or not learns(roles) or not isinstance(sub, str) or not sub \
+                or len(sub) > lti_store.MAX_ID:
+            continue
+        if member.get("status", "Active") != "Active":
+            gone.append(sub)           # unenrolled or suspended: they left the class
             continue
         name = member.get("name") or " ".join(
             filter(None, (member.get("given_name"), member.get("family_name"))))
         entry = _entry(name, member.get("email"), member.get("lis_person_sourcedid"))
         if entry is not None:
             people.append((sub, entry))
+    lti_store.set_left(database, course["id"], gone)
     return len(lti_store.merge_people(database, course["id"], people))

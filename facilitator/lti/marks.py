@@ -13,7 +13,7 @@ import threading
 from datetime import datetime, timezone
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
 from requests import RequestException
@@ -110,6 +110,13 @@ def send_marks(database, class_id: int, requests_session=None) -> dict:
         except (LtiException, RequestException, ValueError, KeyError, TypeError) as failure:
             error = str(failure)[:300] or failure.__class__.__name__
             lti_store.mark_refused(database, mark["id"], error)
+            if isinstance(failure, LtiServiceException) and \
+                    failure.response.status_code in (404, 410) and mark["measure"] in \
+                    course["lineitems"]:
+                # The column was deleted on the platform: found or made again next time.
+                course["lineitems"] = {k: v for k, v in course["lineitems"].items()
+                                       if k != mark["measure"]}
+                lti_store.update_course(database, course["id"], lineitems=course["lineitems"])
             log.warning("LTI mark %s of course %s waits: %s", mark["id"], course["id"], error)
             if isinstance(failure, RequestException):
                 break              # the platform does not answer: the rest wait too

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
 from ..classes import StudentEntry
 from ..classes.roster import MAX_STUDENTS, name_key
@@ -301,6 +301,17 @@ def merge_people(database: Database, course_id: int, people: list[tuple[str, Stu
             out[sub] = student.id
         session.flush()
         return out
+
+
+def set_left(database: Database, course_id: int, gone: list[str]) -> None:
+    """Mark the course's students of the platform users ``gone`` as having left the class
+    (one who comes back is put back by the teacher, whose choice a roster never undoes)."""
+    if not gone:
+        return
+    with database.session() as session:
+        ids = select(LtiPersonRow.student_id).where(LtiPersonRow.course_id == course_id,
+                                                    LtiPersonRow.sub.in_(gone))
+        session.execute(update(StudentRow).where(StudentRow.id.in_(ids)).values(left=True))
 
 
 def people_of(database: Database, course_id: int) -> dict[int, str]:
