@@ -352,6 +352,11 @@ def test_a_students_launch_lands_on_their_seat_in_the_class_hall(app, platform):
     assert seat.status_code == 200
     # Named already: the hall's door holds this student for this phone, no list to pick.
     assert phone.get("/door").headers["Location"].endswith("/seat")
+    # The same phone launching again keeps its seat (it does not ask the teacher for it).
+    again, _ = follow_login(phone, platform, STUDENTS[2])
+    assert again.headers["Location"].endswith("/seat")
+    assert 'data-testid="error-page"' not in phone.get("/seat").get_data(as_text=True)
+    assert "waiting" not in phone.get("/seat/where").get_json().get("state", "")
     with app.app_context():
         hall = app.extensions["facilitator_live"].halls.halls.hall(made.get_json()["hall_id"])
     student_id = next(s["id"] for s in students_of(app, class_id) if s["name"] == "Carla Ruiz")

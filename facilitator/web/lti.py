@@ -170,7 +170,7 @@ def _to_seat(class_id: int, student: int, target: tuple[str, int] | None = None)
     the game, the activity names, else in the class's newest game or hall they are in;
     without one, a page that says they are in and waits for the teacher's game."""
     from ..live.audience import issue_device_token, new_device_id
-    from .door import _halls, _with_token
+    from .door import _halls, _token, _with_token
     from .team import _own_device
     from .team import _with_token as with_device_token
     places = [p for p in _places(class_id) if target is None or p[1:3] == target]
@@ -180,8 +180,12 @@ def _to_seat(class_id: int, student: int, target: tuple[str, int] | None = None)
             hall = _halls().hall(number)
             lineup = (hall or {}).get("lineup") or []
             if student in lineup:
+                # The same phone launching again keeps its device: its seat is still its own.
+                held = _token()
+                device = held.device if held is not None and \
+                    held.public_id == hall["public_id"] else new_device_id()
                 return _with_token(redirect(url_for("door.seat")), hall, lineup.index(student),
-                                   new_device_id())
+                                   device)
             continue
         for team, members in enumerate(links[number].lineup or [], start=1):
             public_id = store.public_id(number) if student in members else None
