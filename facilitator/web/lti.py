@@ -22,6 +22,7 @@ from ..lti.courses import course_of_launch, enrol_launch, refresh_roster
 from ..lti.marks import sync_marks
 from ..lti.tool import LaunchRefused, check_launch, oidc_login
 from ..store import lti as lti_store
+from ..store.classes import class_places
 from ..store.sessions import end_session, open_session
 from .auth import gm_required
 
@@ -134,24 +135,6 @@ def launch():
     return _to_seat(class_id, student, target)
 
 
-def _places(class_id: int) -> list[tuple[str, str, int, str]]:
-    """The class's games and halls, newest first: ``(created_at, "game" | "hall", id,
-    name)`` (a hall's own games are the hall's)."""
-    from .door import _halls
-    halls = _halls()
-    found = []
-    for hall_id in halls.of_class(class_id):
-        hall = halls.hall(hall_id)
-        if hall is not None:
-            found.append((hall["created_at"], "hall", hall_id, hall["name"]))
-    for link in _class_links(class_id):
-        row = store.row(link.game_id)
-        if row is not None:
-            found.append((row.created_at.isoformat(timespec="minutes"), "game", link.game_id,
-                          row.name))
-    return sorted(found, key=lambda place: (place[0], place[2]), reverse=True)
-
-
 def _target(class_id: int, value: object) -> tuple[str, int] | None:
     """The game or hall of the class an activity names (``game:<id>``, ``hall:<id>``), or
     None (``today``: the class's newest; or one that is gone or not the class's)."""
@@ -162,7 +145,8 @@ def _target(class_id: int, value: object) -> tuple[str, int] | None:
             or len(number) > 9:
         return None
     wanted = (what, int(number))
-    return wanted if any(p[1:3] == wanted for p in _places(class_id)) else None
+    return wanted if any((p["kind"], p["id"]) == wanted
+                         for p in class_places(database, class_id)) else None
 
 
 def _to_seat(class_id: int, student: int, target: tuple[str, int] | None = None):
@@ -170,29 +154,26 @@ def _to_seat(class_id: int, student: int, target: tuple[str, int] | None = None)
     the game, the activity names, else in the class's newest game or hall they are in;
     without one, a page that says they are in and waits for the teacher's game."""
     from ..live.audience import issue_device_token, new_device_id
-    from .door import _halls, _token, _with_token
+    from .door import _token, _with_token
     from .team import _own_device
     from .team import _with_token as with_device_token
-    places = [p for p in _places(class_id) if target is None or p[1:3] == target]
-    links = {link.game_id: link for link in _class_links(class_id)}
-    for _created, what, number, _name in places:
-        if what == "hall":
-            hall = _halls().hall(number)
-            lineup = (hall or {}).get("lineup") or []
-            if student in lineup:
-                # The same phone launching again keeps its device: its seat is still its own.
-                held = _token()
-                device = held.device if held is not None and \
-                    held.public_id == hall["public_id"] else new_device_id()
-                return _with_token(redirect(url_for("door.seat")), hall, lineup.index(student),
-                                   device)
+    for place in class_places(database, class_id):
+        if target is not None and (place["kind"], place["id"]) != target:
             continue
-        for team, members in enumerate(links[number].lineup or [], start=1):
-            public_id = store.public_id(number) if student in members else None
-            if public_id is not None:
-                token = issue_device_token(current_app.config["SECRET_KEY"], public_id, team,
-                                           _own_device(public_id))
-                return with_device_token(redirect(url_for("team.play")), token)
+        if place["kind"] == "hall" and student in place["lineup"]:
+            # The same phone launching again keeps its device: its seat is still its own.
+            held = _token()
+            device = held.device if held is not None and \
+                held.public_id == place["public_id"] else new_device_id()
+            return _with_token(redirect(url_for("door.seat")), place,
+                               place["lineup"].index(student), device)
+        if place["kind"] == "game":
+            for team, members in enumerate(place["lineup"], start=1):
+                if student in members:
+                    token = issue_device_token(current_app.config["SECRET_KEY"],
+                                               place["public_id"], team,
+                                               _own_device(place["public_id"]))
+                    return with_device_token(redirect(url_for("team.play")), token)
     name = next((s["name"] for s in _students(class_id) if s["id"] == student), "")
     return render_template("error.html", status=200, kind="lti_in", links=[],
                            detail=translate(getattr(g, "lang", "es"), "app.error.lti_in.text",
@@ -209,8 +190,8 @@ def place():
     launch_id, class_id = session.get("lti_deep_link"), course_scope()
     if not isinstance(launch_id, str) or class_id is None:
         return _refused("place", 400)
-    choices = [("today", None)] + [(f"{what}:{number}", name)
-                                   for _c, what, number, name in _places(class_id)]
+    choices = [("today", None)] + [(f"{p['kind']}:{p['id']}", p["name"])
+                                   for p in class_places(database, class_id)]
     if request.method == "GET":
         return render_template("lti/place.html", choices=choices, class_id=class_id)
     chosen = request.form.get("target", "")
@@ -225,11 +206,6 @@ def place():
         return _refused("place", 400)
     session.pop("lti_deep_link", None)
     return render_template("lti/placed.html", return_url=answer[0], jwt=answer[1], title=title)
-
-
-def _class_links(class_id: int):
-    from ..store.classes import class_links
-    return class_links(database, class_id)
 
 
 def _students(class_id: int) -> list[dict]:
