@@ -564,3 +564,15 @@ def test_the_roster_marks_who_left_and_a_deleted_column_is_made_again(app, platf
     sent = teacher.post(f"/lti/classes/{class_id}/marks", headers=JSON).get_json()
     assert sent["waiting"] == 0, sent
     assert len(platform.results("Liga: puntos")) == len(EVERYONE)
+
+
+def test_one_sending_of_a_class_at_a_time_in_every_process(app):
+    """What keeps a game's end and the teacher's button (in any process) from sending the
+    same marks together: a claim in the database, taken by one caller at a time."""
+    with app.app_context():
+        assert lti_store.claim_value(database, "sending-class-1", 60)
+        assert not lti_store.claim_value(database, "sending-class-1", 60)
+        assert lti_store.take_value(database, "sending-class-1")
+        assert lti_store.claim_value(database, "sending-class-1", 60)
+        assert lti_store.claim_value(database, "sending-class-2", 0)      # expired at once
+        assert lti_store.claim_value(database, "sending-class-2", 60)

@@ -9,7 +9,7 @@ the class page, for the next sending.
 from __future__ import annotations
 
 import logging
-import threading
+import time
 from datetime import datetime, timezone
 
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -29,10 +29,12 @@ log = logging.getLogger("facilitator.lti")
 
 #: The tag of a measure's line item (how the facilitator finds its own columns again).
 TAG = "facilitator-{measure}"
-#: One sending per class at a time in this process (a game's end and the teacher's
-#: button may meet): the second waits, then finds nothing left to send.
-_sending: dict[int, threading.Lock] = {}
-_sending_guard = threading.Lock()
+#: One sending per class at a time, in every process sharing the database (a game's end
+#: and the teacher's button may meet): the second waits for the first, then finds nothing
+#: left to send. A sending that died holds its claim this long (seconds) at most.
+SENDING_CLAIM_SECONDS = 300
+#: How long a sending waits for another one of the same class (seconds).
+SENDING_WAIT_SECONDS = 60
 
 
 def queue_marks(database, store, class_id: int) -> int:
@@ -128,9 +130,19 @@ def send_marks(database, class_id: int, requests_session=None) -> dict:
 
 
 def sync_marks(database, store, class_id: int, requests_session=None) -> dict:
-    """Work out the class's marks and send what waits (see send_marks)."""
-    with _sending_guard:
-        lock = _sending.setdefault(class_id, threading.Lock())
-    with lock:
+    """Work out the class's marks and send what waits (see send_marks), once another
+    sending of the class, here or in another process, has ended."""
+    claim = f"sending-class-{class_id}"
+    deadline = time.monotonic() + SENDING_WAIT_SECONDS
+    while not lti_store.claim_value(database, claim, SENDING_CLAIM_SECONDS):
+        if time.monotonic() > deadline:
+            course = lti_store.course_of_class(database, class_id)
+            waiting = len(lti_store.waiting_marks(database, course["id"])) if course else 0
+            return {"sent": 0, "waiting": waiting,
+                    "error": "another sending of this class's marks is still going on"}
+        time.sleep(0.2)
+    try:
         queue_marks(database, store, class_id)
         return send_marks(database, class_id, requests_session)
+    finally:
+        lti_store.take_value(database, claim)

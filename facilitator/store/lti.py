@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..classes import StudentEntry
 from ..classes.roster import MAX_STUDENTS, name_key
@@ -170,6 +171,23 @@ def put_value(database: Database, key: str, value: object, seconds: int) -> None
                                     expires_at=now + timedelta(seconds=seconds)))
         else:
             row.value, row.expires_at = {"v": value}, now + timedelta(seconds=seconds)
+
+
+def claim_value(database: Database, key: str, seconds: int) -> bool:
+    """Keep ``key`` for ``seconds`` if no one keeps it now: True for the one caller (of any
+    process sharing the database) that got it, until it takes it back (take_value) or it
+    expires."""
+    now = utcnow()
+    with database.session() as session:
+        session.execute(delete(LtiValueRow).where(LtiValueRow.key == key,
+                                                  LtiValueRow.expires_at <= now))
+    try:
+        with database.session() as session:
+            session.add(LtiValueRow(key=key, value={"v": True},
+                                    expires_at=now + timedelta(seconds=seconds)))
+    except IntegrityError:
+        return False
+    return True
 
 
 def get_value(database: Database, key: str) -> object:

@@ -20,7 +20,7 @@ from ..i18n import translate
 from ..lti import keys
 from ..lti.courses import course_of_launch, enrol_launch, refresh_roster
 from ..lti.marks import sync_marks
-from ..lti.tool import LaunchRefused, check_launch, oidc_login
+from ..lti.tool import LaunchRefused, PlatformSession, check_launch, oidc_login
 from ..store import lti as lti_store
 from ..store.classes import class_places
 from ..store.sessions import end_session, open_session
@@ -99,8 +99,14 @@ def launch():
     """A launch from a course: checked, then the teacher to the course's class (or to the
     game or hall the activity names, or to the page that places an activity), a student to
     their seat."""
+    # One HTTP session to the platform for the launch (its keys, its roster), closed after.
+    with PlatformSession() as http:
+        return _launch(http)
+
+
+def _launch(http):
     try:
-        checked = check_launch(database)
+        checked = check_launch(database, http)
     except LaunchRefused as refusal:
         return _refused(refusal.reason)
     if not checked.context_id and not checked.resource_link_id:
@@ -288,12 +294,12 @@ def _send_in_background(app, class_id: int) -> None:
     socketio = app.extensions["socketio"]
     for wait in (0, *app.config["LTI_RETRY_SECONDS"]):
         socketio.sleep(wait)
-        with app.app_context():
-            try:
-                result = sync_marks(database, store, class_id)
-            except Exception:    # the marks wait in the store; the class page shows them
-                log.exception("sending the marks of class %s", class_id)
-                continue
+        try:
+            with app.app_context(), PlatformSession() as http:
+                result = sync_marks(database, store, class_id, http)
+        except Exception:        # the marks wait in the store; the class page shows them
+            log.exception("sending the marks of class %s", class_id)
+            continue
         if not result["waiting"] or not result["error"]:
             return
 
@@ -310,7 +316,8 @@ def send_marks(class_id: int):
     from .errors import wants_json
     if lti_store.course_of_class(database, class_id) is None:
         return _no_course()
-    result = sync_marks(database, store, class_id)
+    with PlatformSession() as http:
+        result = sync_marks(database, store, class_id, http)
     return jsonify(ok=True, **result) if wants_json() else _class_page(class_id)
 
 
