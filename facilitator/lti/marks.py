@@ -52,7 +52,8 @@ def queue_marks(database, store, class_id: int) -> int:
     for measure in course["measures"]:
         found = {people[sid]: float(row[measure]) for sid, row in values.items()
                  if sid in people and isinstance(row.get(measure), (int, float))}
-        # A mark's maximum: the best in the class (at least 1), as the league reads it.
+        # A mark's maximum: the best in the class (one point when nobody scored more), as
+        # the league reads it.
         maximum = max([1.0, *found.values()])
         waiting = lti_store.set_marks(database, course["id"], measure,
                                       [(sub, score, maximum) for sub, score in found.items()])

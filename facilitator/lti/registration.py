@@ -17,7 +17,7 @@ from pylti1p3.dynamic_registration import DynamicRegistration
 
 from ..store import lti as lti_store
 
-#: How long a registration URL's key stays good (seconds): a week.
+#: How long a registration URL's key stays good (seconds).
 KEY_SECONDS = 7 * 86400
 #: What the facilitator asks of a platform's services: roster, line items, scores.
 SCOPES = ["https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly",

@@ -269,6 +269,7 @@ def init_app(app) -> None:
     socketio = app.extensions["socketio"]
 
     def after_game(game_id: int) -> None:
+        """A game ended: its class's marks go in the background, if it is a course's."""
         class_id = _class_of_game(live, game_id)
         if class_id is not None and lti_store.course_of_class(database, class_id) is not None:
             socketio.start_background_task(_send_in_background, app, class_id)
