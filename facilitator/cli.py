@@ -232,6 +232,82 @@ def db_upgrade_command() -> None:
     click.echo(change.describe() if change else "The database is already up to date.")
 
 
+@main.group("lti")
+def lti_group() -> None:
+    """LTI 1.3: the learning platforms (Moodle, Canvas) whose courses launch the
+    facilitator, and its signing keys (docs/lti.md)."""
+
+
+@lti_group.command("add-platform")
+@click.option("--issuer", required=True, help="The platform's issuer (Moodle: "
+              "«Platform ID», its address).")
+@click.option("--client-id", required=True, help="The client id the platform gave the tool.")
+@click.option("--deployment-id", "deployment_ids", required=True, multiple=True,
+              help="A deployment id the platform gave the tool (repeat for more).")
+@click.option("--auth-url", required=True, help="The platform's authentication request URL.")
+@click.option("--token-url", required=True, help="The platform's access token URL.")
+@click.option("--keyset-url", required=True, help="The platform's public keyset URL.")
+@click.option("--audience", default="", help="The access token's audience, when the platform "
+              "names one other than its token URL.")
+@click.option("--name", default="", help="A name for the platform in listings.")
+def lti_add_platform_command(issuer, client_id, deployment_ids, auth_url, token_url, keyset_url,
+                             audience, name) -> None:
+    """Register a platform with the values its admin page shows (a second call with the
+    same issuer and client id adds deployment ids and updates the addresses)."""
+    from .store.lti import LtiStoreError, add_platform
+    database = _database(upgrade=True)
+    try:
+        platform_id, new = add_platform(
+            database, issuer=issuer, client_id=client_id, deployment_ids=list(deployment_ids),
+            auth_login_url=auth_url, auth_token_url=token_url, key_set_url=keyset_url,
+            auth_audience=audience, name=name)
+    except LtiStoreError as error:
+        raise click.ClickException(str(error))
+    click.echo(f"Platform {platform_id} {'registered' if new else 'updated'}: {issuer} "
+               f"(client id {client_id}).")
+
+
+@lti_group.command("list")
+def lti_list_command() -> None:
+    """List the registered platforms and the signing keys."""
+    from .store.lti import list_keys, list_platforms
+    database = _database(upgrade=True)
+    platforms = list_platforms(database)
+    if not platforms:
+        click.echo("No platform registered (facilitator lti add-platform).")
+    for p in platforms:
+        click.echo(f"{p['id']}: {p['name']} — issuer {p['issuer']}, client id {p['client_id']}, "
+                   f"deployments {', '.join(p['deployment_ids'])}")
+    for key in list_keys(database):
+        state = f"retired {key['retired_at']:%Y-%m-%d %H:%M}" if key["retired_at"] else "signing"
+        click.echo(f"key {key['kid']}: made {key['created_at']:%Y-%m-%d %H:%M}, {state}")
+
+
+@lti_group.command("registration-url")
+@click.argument("address")
+def lti_registration_url_command(address: str) -> None:
+    """Print the URL a platform's admin pastes for dynamic registration (Moodle 4.x: «Tool
+    URL» under Manage tools), on the facilitator's public ADDRESS (https://...). The URL
+    registers one platform, within a week."""
+    from urllib.parse import urlencode
+
+    from .lti.registration import new_registration_key
+    if not address.startswith(("https://", "http://")):
+        raise click.ClickException("the address is the facilitator's own, https://...")
+    database = _database(upgrade=True)
+    key = new_registration_key(database)
+    click.echo(f"{address.rstrip('/')}/lti/register?{urlencode({'key': key})}")
+
+
+@lti_group.command("rotate-keys")
+def lti_rotate_keys_command() -> None:
+    """Make a new signing key; the old one stays published for a while, so what it
+    signed is still checked."""
+    from .lti.keys import rotate
+    database = _database(upgrade=True)
+    click.echo(f"New signing key {rotate(database)}.")
+
+
 def _register_questions() -> None:
     from .questions_cli import questions
     main.add_command(questions)

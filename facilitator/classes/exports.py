@@ -280,6 +280,26 @@ def moodle_left_out(league: dict, participation: dict, students: list[dict],
     return out
 
 
+def _values(league_row: dict, taking: dict) -> dict:
+    """One student's value of every measure (None where there is none), from their
+    league and participation rows."""
+    return {"league_points": league_row.get("points"), "league_rank": league_row.get("rank"),
+            "games_present": taking.get("games_present"), "spoke": taking.get("spoke"),
+            "spokesperson": taking.get("spokesperson"),
+            "representative": taking.get("representative"),
+            "mean_rank": taking.get("mean_rank")}
+
+
+def measure_values(league: dict, participation: dict) -> dict[int, dict]:
+    """Every measure of :data:`MEASURES` for every student of the league or participation
+    tables (those :func:`moodle_csv` writes a row for): ``{student id: {measure: value
+    or None}}``. The gradebook of a course launched over LTI takes the same figures."""
+    in_league = {row["student"]: row for row in league["students"]}
+    in_participation = {row["student"]: row for row in participation["students"]}
+    return {sid: _values(in_league.get(sid, {}), in_participation.get(sid, {}))
+            for sid in {*in_league, *in_participation}}
+
+
 def moodle_csv(league: dict, participation: dict, students: list[dict],
                identifier: str = "email", measures=("league_points",),
                lang: str = "es") -> tuple[str, list[str]]:
@@ -323,14 +343,7 @@ def moodle_csv(league: dict, participation: dict, students: list[dict],
         if not _usable(key):
             missing.append(student["name"])
             continue
-        league_row, taking = in_league.get(sid, {}), in_participation.get(sid, {})
-        values = {"league_points": league_row.get("points"),
-                  "league_rank": league_row.get("rank"),
-                  "games_present": taking.get("games_present"),
-                  "spoke": taking.get("spoke"),
-                  "spokesperson": taking.get("spokesperson"),
-                  "representative": taking.get("representative"),
-                  "mean_rank": taking.get("mean_rank")}
+        values = _values(in_league.get(sid, {}), in_participation.get(sid, {}))
         rows.append([key] + [_grade(values[m]) for m in measures])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

@@ -20,7 +20,7 @@ from .audience import (GM, PROJECTOR, TABLE, TEAM, Audience, decode_device_token
                        device_admitted)
 from .flood import FloodGuard
 from .halls import HALL_GM, HALL_ROLES
-from ..web.auth import console_session_key, gm_logged_in   # the console's own session
+from ..web.auth import console_session_key, gm_logged_in, reaches   # the console's session
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,8 @@ def _authenticate(auth: object) -> tuple[Audience, Callable | None]:
         if not gm_logged_in():
             raise ConnectionRefusedError("auth: log in to the GM console first")
         if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise ConnectionRefusedError(NO_SUCH_GAME[GM])
+        if not reaches(game_id=game_id):      # a course's console: its class's games only
             raise ConnectionRefusedError(NO_SUCH_GAME[GM])
         return Audience(GM, game_id), None    # on_connect checks that the game exists
     if role in (TEAM, TABLE):
@@ -230,7 +232,8 @@ def register(socketio) -> None:
             if not gm_logged_in():
                 raise ConnectionRefusedError("auth: log in to the GM console first")
             hall_id = auth.get("hall")
-            if not isinstance(hall_id, int) or isinstance(hall_id, bool):
+            if not isinstance(hall_id, int) or isinstance(hall_id, bool) \
+                    or not reaches(hall_id=hall_id):
                 raise ConnectionRefusedError("auth: no such hall")
         else:
             hall_id = halls.halls.of_watch_code(auth.get("watch"))

@@ -60,6 +60,9 @@ class LiveGames(GameScreens, GameDevices):
                                self._loaded, lambda: self.sole_process)
         self.seats = LiveSeats(self)                 # who holds each seat
         self.consoles = ConsoleConnections()         # teacher connection → its session
+        #: Called with a game's id when an action or its clock ends it (the marks of a
+        #: course's class go to its gradebook then: web/lti.py).
+        self.game_over_listeners: list = []
 
     # -- operations ------------------------------------------------------------------
 
@@ -70,8 +73,11 @@ class LiveGames(GameScreens, GameDevices):
         by = role_of(audience)
         now = self.clock()
 
+        was_over = []
+
         def change(c: Change) -> None:
             opening = c.match.seq == 0                # the game's first action
+            was_over.append(c.match.over)
             refuse_device_not_seated(c.match, c.row, audience.role, audience.team,
                                      audience.device, kind(c.match.kind))
             if by.kind == TABLE:
@@ -101,8 +107,19 @@ class LiveGames(GameScreens, GameDevices):
             self.classes.forget(audience.game_id)      # league_shown went back to false
         # The committed match and row are at hand (and nothing ran since the commit).
         self.broadcast(audience.game_id, (result.match, result.row))
+        if was_over and not was_over[-1] and result.match.over:
+            self._game_over(audience.game_id)
         # Not the match's seq: another action may have followed by the time we answer.
         return {"ok": True, "seq": result.played[-1] if result.played else result.row.seq}
+
+    def _game_over(self, game_id: int) -> None:
+        """Tell the listeners that game ``game_id`` has just ended (a listener's failure
+        is logged: the game's action stands)."""
+        for listener in self.game_over_listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                logging.getLogger(__name__).exception("after game %s ended", game_id)
 
     def clock_due(self, game_id: int) -> bool:
         """A game's deadline passed: its clock acts. True if anything changed.
@@ -122,13 +139,17 @@ class LiveGames(GameScreens, GameDevices):
             if action is None:
                 c.unchanged = True
                 return
+            was_over.append(c.match.over)
             c.act(action, Role.clock(), now)
+        was_over = []
         try:
             result = self.store.transact(game_id, "clock", change)
         except Refusal:
             return False
         if not result.unchanged:
             self.broadcast(game_id, (result.match, result.row))
+            if was_over and not was_over[-1] and result.match.over:
+                self._game_over(game_id)
         return bool(result.played)
 
     def clock_searches(self, game_id: int) -> bool:

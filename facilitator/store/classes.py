@@ -14,7 +14,7 @@ from ..classes.roster import MAX_STUDENTS
 from ..i18n.collation import name_key
 from ..safe_text import UnsafeText, check_all, check_text
 from .database import Database
-from .models import BankRow, ClassGameRow, ClassRow, StudentRow
+from .models import BankRow, ClassGameRow, ClassRow, GameRow, HallRow, StudentRow
 
 MAX_CLASSES = 200
 MAX_CLASS_NAME = 200
@@ -246,3 +246,24 @@ def class_links(database: Database, class_id: int) -> list[ClassGameRow]:
             ClassGameRow.class_id == class_id).order_by(ClassGameRow.game_id)))
         session.expunge_all()
     return links
+
+
+def class_places(database: Database, class_id: int) -> list[dict]:
+    """The class's games and halls, newest first, in two plain queries: ``{"kind": "game"
+    | "hall", "id", "public_id", "name", "created_at", "lineup"}`` (a game's lineup: student
+    ids per team; a hall's: the student id of each player). A hall's own games are the
+    hall's, not listed."""
+    with database.read() as connection:
+        games = connection.execute(
+            select(GameRow.id, GameRow.public_id, GameRow.name, GameRow.created_at,
+                   ClassGameRow.lineup)
+            .join(ClassGameRow, ClassGameRow.game_id == GameRow.id)
+            .where(ClassGameRow.class_id == class_id)).all()
+        halls = connection.execute(
+            select(HallRow.id, HallRow.public_id, HallRow.name, HallRow.created_at,
+                   HallRow.lineup).where(HallRow.class_id == class_id)).all()
+    places = [{"kind": kind, "id": row.id, "public_id": row.public_id, "name": row.name,
+               "created_at": row.created_at, "lineup": list(row.lineup or [])}
+              for kind, rows in (("game", games), ("hall", halls)) for row in rows]
+    return sorted(places, key=lambda p: (p["created_at"], p["kind"] == "hall", p["id"]),
+                  reverse=True)

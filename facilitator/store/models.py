@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -354,3 +354,106 @@ class HallRow(Base):
     #: The device holding each player of the hall (revision 0010): player index (as
     #: text) -> device id; each new round's seats are given to the same devices.
     holders: Mapped[dict | None] = mapped_column(JSON, default=dict)
+
+
+class LtiPlatformRow(Base):
+    """A learning platform (Moodle, Canvas) registered for LTI 1.3 (revision 0011): what
+    it showed its admin, and what the facilitator checks every launch against."""
+
+    __tablename__ = "lti_platforms"
+    __table_args__ = (UniqueConstraint("issuer", "client_id", name="uq_lti_platforms_issuer"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    issuer: Mapped[str] = mapped_column(String(500))
+    client_id: Mapped[str] = mapped_column(String(200))
+    #: The deployments of the tool the platform made (a launch names one of them).
+    deployment_ids: Mapped[list] = mapped_column(JSON)
+    auth_login_url: Mapped[str] = mapped_column(String(1000))
+    auth_token_url: Mapped[str] = mapped_column(String(1000))
+    key_set_url: Mapped[str] = mapped_column(String(1000))
+    #: The audience of a token request, when the platform wants one other than its URL.
+    auth_audience: Mapped[str] = mapped_column(String(1000), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LtiKeyRow(Base):
+    """One of the facilitator's own signing keys (revision 0011): the newest unretired one
+    signs; a retired one stays published a while, for what it signed before."""
+
+    __tablename__ = "lti_keys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid: Mapped[str] = mapped_column(String(100), unique=True)
+    private_pem: Mapped[str] = mapped_column(Text)
+    public_jwk: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class LtiValueRow(Base):
+    """What a launch in progress needs between its two requests (revision 0011): the
+    nonce given at the login (taken once by the launch), a state's token hash."""
+
+    __tablename__ = "lti_values"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    value: Mapped[dict] = mapped_column(JSON)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class LtiCourseRow(Base):
+    """A platform's course and the class it became (revision 0011), with the addresses
+    of its roster (Names and Role Provisioning) and gradebook (Assignment and Grade
+    Services) the platform's launches gave."""
+
+    __tablename__ = "lti_courses"
+    __table_args__ = (UniqueConstraint("platform_id", "deployment_id", "context_id",
+                                       name="uq_lti_courses_context"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    deployment_id: Mapped[str] = mapped_column(String(300))
+    context_id: Mapped[str] = mapped_column(String(300))
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"),
+                                          unique=True)
+    title: Mapped[str] = mapped_column(String(300), default="")
+    #: The services' claims of the newest teacher's launch: ``{"nrps": ..., "ags": ...}``.
+    services: Mapped[dict] = mapped_column(JSON, default=dict)
+    #: The measures whose marks go to the gradebook (keys of classes.exports.MEASURES).
+    measures: Mapped[list] = mapped_column(JSON, default=list)
+    #: The line item made on the platform for each measure: measure -> its address.
+    lineitems: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+class LtiPersonRow(Base):
+    """A platform's user in a course, and the student of the class they are (revision
+    0011): a launch or the roster names them by ``sub``, the platform's own id."""
+
+    __tablename__ = "lti_people"
+    __table_args__ = (UniqueConstraint("course_id", "sub", name="uq_lti_people_sub"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("lti_courses.id", ondelete="CASCADE"))
+    sub: Mapped[str] = mapped_column(String(300))
+    student_id: Mapped[int | None] = mapped_column(
+        ForeignKey("students.id", ondelete="CASCADE"), default=None, index=True)
+
+
+class LtiMarkRow(Base):
+    """A mark for the course's gradebook (revision 0011): one per student and measure,
+    ``sent`` is the value the platform last took, so a mark is
+    sent again only when it changed, and one the platform could not take waits."""
+
+    __tablename__ = "lti_marks"
+    __table_args__ = (UniqueConstraint("course_id", "measure", "sub", name="uq_lti_marks"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("lti_courses.id", ondelete="CASCADE"))
+    measure: Mapped[str] = mapped_column(String(40))
+    sub: Mapped[str] = mapped_column(String(300))
+    score: Mapped[float] = mapped_column(Float)
+    maximum: Mapped[float] = mapped_column(Float)
+    sent: Mapped[float | None] = mapped_column(Float, default=None)
+    error: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -40,7 +40,7 @@ FIRST_RELEASE_TABLES = frozenset({"games", "actions", "join_codes", "banks", "ba
                                   "secrets"})
 #: The newest revision in ``migrations/versions`` (tests/test_migrations.py holds it to
 #: Alembic's head): a database stamped with it needs nothing at start.
-HEAD = "0010"
+HEAD = "0011"
 #: PostgreSQL advisory lock key held while a process upgrades (any fixed number).
 UPGRADE_LOCK = 0x70617274   # "part"
 

@@ -27,22 +27,25 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the language handling shared by all pages."""
     app.url_map.converters["int"] = RowIdConverter
     from . import (api, api_v1, assets, banks, classes, compression, console, door, halls,
-                   images, projector, ratelimit, results, rulebook, team)
+                   images, lti, projector, ratelimit, results, rulebook, team)
     from .auth import from_another_site, uses_valid_api_token
     compression.init_app(app)       # first registered, so it runs after the other hooks
     ratelimit.init_app(app)
     for module in (console, team, projector, assets, api, banks, results, api_v1, rulebook,
-                   images, classes, halls, door):
+                   images, classes, halls, door, lti):
         app.register_blueprint(module.bp)
     app.register_blueprint(api_v1.tokens_bp)
+    lti.init_app(app)
 
     @app.before_request
     def refuse_cross_site_posts():
         # The one cross-site rule (auth.from_another_site): a page of another site must
         # not make a logged-in GM's browser act. A request to the API with a valid bearer
         # token is exempt: no browser sends one by itself.
+        # An LTI login and launch come from the platform's page by design: the signed
+        # token and the state cookie vouch for them (web/lti.py).
         if (request.method in ("POST", "PUT", "PATCH", "DELETE") and from_another_site()
-                and not uses_valid_api_token()):
+                and request.path not in lti.CROSS_SITE and not uses_valid_api_token()):
             lang = pick_language(request.args.get("lang"), request.cookies.get("lang"),
                                  request.headers.get("Accept-Language"))
             # The error pages (web/errors.py) answer it: JSON to the API, a page else.

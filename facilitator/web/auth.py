@@ -71,6 +71,43 @@ def gm_logged_in() -> bool:
     return session_is_valid(database, secret)
 
 
+def course_scope() -> int | None:
+    """The class a console session opened by a course's launch (LTI, web/lti.py) is kept
+    to, or None for a session of the console's own login (every class). The signed
+    cookie holds it beside the session's secret: neither goes without the other."""
+    scope = session.get("lti_class")
+    return scope if isinstance(scope, int) and not isinstance(scope, bool) else None
+
+
+def reaches(class_id: int | None = None, game_id: int | None = None,
+            hall_id: int | None = None) -> bool:
+    """Whether this request's console session may reach the class, game or hall named:
+    always without a course's scope; with one, only its own class and the games and
+    halls made from it."""
+    scope = course_scope()
+    if scope is None:
+        return True
+    if any(not 0 < n < 2 ** 31 for n in (class_id, game_id, hall_id) if n is not None):
+        return False                         # names no row (nor a database's integer)
+    if class_id is not None:
+        return class_id == scope
+    from flask import current_app
+    halls = current_app.extensions["facilitator_live"].halls.halls
+    if game_id is not None:
+        from ..extensions import database
+        from ..store.classes import game_class
+        found = game_class(database, game_id)
+        if found is not None:
+            return found["class_id"] == scope
+        hall_id = halls.hall_of_game(game_id)
+        if hall_id is None:
+            return False
+    if hall_id is not None:
+        hall = halls.hall(hall_id)
+        return hall is not None and hall.get("class_id") == scope
+    return True
+
+
 def console_session_key() -> str | None:
     """The key of the console session this request's cookie names (the hash the database
     keeps, ``store.sessions.secret_hash``), whether or not it is still open; None without

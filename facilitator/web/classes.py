@@ -63,7 +63,9 @@ def page(class_id: int):
             "schemes": list(SCHEMES), "games": games,
             "has_last_lineup": stored.last_lineup(database, class_id) is not None,
             "urls": _urls(class_id)}
-    return render_template("console/class.html", klass=klass, data=data, games=games)
+    from .lti import class_panel
+    return render_template("console/class.html", klass=klass, data=data, games=games,
+                           lti=class_panel(klass, getattr(g, "lang", "es")))
 
 
 def _urls(class_id: int) -> dict:

@@ -15,7 +15,7 @@ from ..services.halls import create_hall, halls
 from ..store.classes import list_classes
 from . import use_game_language
 from .downloads import attachment, file_stem
-from .auth import gm_required, read_json
+from .auth import gm_required, reaches, read_json
 from .links import join_url, pretty_code, public_base
 
 bp = Blueprint("halls", __name__)
@@ -56,7 +56,8 @@ def new_hall():
     asked = request.args.get("kind")               # the home's card of a game: it is chosen
     chosen = asked if asked in [k["kind"] for k in kinds] else None
     return render_template("console/hall_new.html", kinds=kinds, chosen=chosen,
-                           classes=list_classes(database),
+                           classes=[c for c in list_classes(database)
+                                    if reaches(class_id=c["id"])],
                            kind_prefixes=tuple(k["kind"] + "hall." for k in kinds))
 
 
