@@ -265,7 +265,9 @@ def init_app(app) -> None:
     course's marks when one of its class's games (or a hall's) ends, in the background:
     the game's last action does not wait for the platform."""
     app.before_request(keep_to_the_course)
-    live = app.extensions["facilitator_live"]
+    live = app.extensions.get("facilitator_live")
+    if live is None:              # an app of the routes only (no live games): no game ends
+        return
     socketio = app.extensions["socketio"]
 
     def after_game(game_id: int) -> None:
