@@ -87,6 +87,9 @@ def serve(host: str, port: int, clock=time.time, prepare=None) -> None:
     socketio.start_background_task(watch, live, socketio)
     # A console in use is always remembered: its actions never wait for a session lookup.
     socketio.start_background_task(keep_remembered_fresh, database, socketio.sleep)
+    # Marks a learning platform did not take before this server stopped go now.
+    from .web.lti import resume_waiting_marks
+    socketio.start_background_task(resume_waiting_marks, app)
     if hasattr(live.presence, "keep_alive"):          # several processes: say we are alive
         socketio.start_background_task(live.presence.keep_alive, socketio.sleep)
 

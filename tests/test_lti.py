@@ -477,18 +477,26 @@ def test_rotating_the_keys_breaks_no_launch_in_flight(app, platform):
     assert platform.token_requests >= 1
 
 
-@pytest.mark.app_config(SAMPLE_BANK=None, LTI_RETRY_SECONDS=(0.2,) * 50)
-def test_marks_a_platform_refused_at_a_games_end_go_once_it_answers(app, platform):
+def refused_at_a_games_end(app, platform, winner: int):
+    """A class game played to its end while the platform refuses every mark: the class's
+    id and a function of what waits (once the refusals are in); the platform answers
+    again from then on."""
     teacher, class_id, ids = teacher_with_roster(app, platform)
     game_id = make_game(teacher, class_id, four_teams(ids))
     platform.refuse_scores = True
-    play_game(app, game_id, winners=(4,))
+    play_game(app, game_id, winners=(winner,))
 
     def waiting():
         return teacher.get(f"/lti/classes/{class_id}/marks.json").get_json()["waiting"]
     eventually(lambda: any(mark["error"] for mark in waiting()))
     assert platform.scores == {}
     platform.refuse_scores = False                      # the platform answers again
+    return class_id, waiting
+
+
+@pytest.mark.app_config(SAMPLE_BANK=None, LTI_RETRY_SECONDS=(0.2,) * 50)
+def test_marks_a_platform_refused_at_a_games_end_go_once_it_answers(app, platform):
+    _class_id, waiting = refused_at_a_games_end(app, platform, winner=4)
     wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
     eventually(lambda: waiting() == [])
     assert platform.posts("Liga: puntos") == len(EVERYONE)          # each once
@@ -576,3 +584,18 @@ def test_one_sending_of_a_class_at_a_time_in_every_process(app):
         assert lti_store.claim_value(database, "sending-class-1", 60)
         assert lti_store.claim_value(database, "sending-class-2", 0)      # expired at once
         assert lti_store.claim_value(database, "sending-class-2", 60)
+
+
+@pytest.mark.app_config(SAMPLE_BANK=None, LTI_RETRY_SECONDS=(3600,))
+def test_marks_that_wait_when_a_server_starts_go_with_no_game_and_no_button(app, platform):
+    # The server that had them waiting stopped: its next try (an hour on) went with it.
+    from facilitator.web.lti import resume_waiting_marks
+    class_id, waiting = refused_at_a_games_end(app, platform, winner=2)
+    with app.app_context():
+        assert lti_store.classes_with_waiting_marks(database) == [class_id]
+    resume_waiting_marks(app)                           # what a server runs as it starts
+    wait_for_posts(platform, "Liga: puntos", len(EVERYONE))
+    eventually(lambda: waiting() == [])
+    assert platform.posts("Liga: puntos") == len(EVERYONE)          # each once
+    with app.app_context():
+        assert lti_store.classes_with_waiting_marks(database) == []

@@ -374,6 +374,16 @@ def waiting_marks(database: Database, course_id: int) -> list[dict]:
                 for r in rows if r.sent is None or r.sent != r.score]
 
 
+def classes_with_waiting_marks(database: Database) -> list[int]:
+    """The classes whose course has marks the platform has not taken yet (a server that
+    starts sends them: the waits of the one that stopped went with it)."""
+    with database.session() as session:
+        found = session.execute(select(LtiCourseRow.class_id, LtiMarkRow.sent, LtiMarkRow.score)
+                                .join(LtiMarkRow, LtiMarkRow.course_id == LtiCourseRow.id)
+                                .where(LtiCourseRow.class_id.is_not(None))).all()
+    return sorted({class_id for class_id, sent, score in found if sent is None or sent != score})
+
+
 def mark_sent(database: Database, mark_id: int, score: float) -> None:
     """The platform took ``score`` for this mark."""
     with database.session() as session:

@@ -307,6 +307,21 @@ def _send_in_background(app, class_id: int) -> None:
             return
 
 
+def resume_waiting_marks(app) -> None:
+    """Send, as a server starts, the marks of every class that still has some waiting (a
+    server that stopped took its waits with it), each class as after a game's end: again
+    after each of LTI_RETRY_SECONDS while the platform does not take them. Run it as a
+    background task."""
+    try:
+        with app.app_context():
+            waiting = lti_store.classes_with_waiting_marks(database)
+    except Exception:            # a database not there yet: the next game's end sends them
+        log.exception("looking for the marks that wait")
+        return
+    for class_id in waiting:
+        app.extensions["socketio"].start_background_task(_send_in_background, app, class_id)
+
+
 def _class_page(class_id: int):
     return redirect(url_for("classes.page", class_id=class_id) + "#lti")
 
