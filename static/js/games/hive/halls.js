@@ -39,15 +39,18 @@ function boardState(p) {
 const roundLine = (view) => html`<p class="hive-hall-round" data-testid="hall-round">${
   t('hive.hall.round', { r: num(view.round), k: num(view.rounds_total) })} · ${t('hive.hall.system.' + view.system)}</p>`;
 
-/** The standings table (`narrow`: the projector's column, without the losses). */
+/** The standings table (`narrow`: the projector's column). */
 function standings(view, narrow) {
-  const cols = ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'].filter((c) => !narrow || c !== 'losses');
+  // The projector's keeps what the back row reads (place, name, points, the tie-break), in type large enough.
+  const cols = narrow ? ['rank', 'name', 'points', 'buchholz'] : ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'];
   const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? nameOf(row) : num(row[c]));
+  const table = html`<table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col" class=${'c-' + c}>${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
+    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td class=${'c-' + c}
+      data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table>`;
+  // The projector's table is never scrolled: its type is sized to the screen instead.
   return html`<section class="hive-hall-standings" data-testid="hall-standings" aria-labelledby="hh-st">
     <h2 id="hh-st">${t('hive.hall.standings')}</h2>
-    <div class="scroll" tabindex="0"><table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
-    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td
-      data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table></div>
+    ${narrow ? table : html`<div class="scroll" tabindex="0">${table}</div>`}
     <p class="muted">${t('hive.hall.tiebreak')}</p></section>`;
 }
 
@@ -130,18 +133,29 @@ function teacher(box, page, conn) {
 }
 
 /* ---- the projector ------------------------------------------------------------- */
+/* The whole screen, la partida's projector's dark theme: the current round's picked boards
+ * in a grid that takes the free room, beside them the standings (what the back row reads
+ * first) and the round's other boards in one line each. A board is drawn once: as a tile
+ * when picked, else as a line, so the list never repeats what the tiles say. */
 function watcher(box, page, conn) {
+  document.body.classList.add('hive-projector');
   box.classList.add('hive-screen', 'role-hall-watcher');
   const hosts = {};              // each shown board's article, by key: its board kept between views
+  const sideName = (p, c) => html`<span class="hive-side">${board.icon('Q', c)} <span class="hh-name">${nameOf(p[c])}</span></span>`;
   function paint(view) {
-    const keys = view.shown.filter((k) => view.boards && view.boards[k]);
-    draw(html`<div class="hive-hall">${roundLine(view)}</div>
+    // Only this round's boards: a key kept from an earlier round is not drawn.
+    const keys = view.shown.filter((k) => view.boards && view.boards[k] && view.pairings.some((p) => p.key === k));
+    const others = view.pairings.filter((p) => keys.indexOf(p.key) < 0);
+    draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
+      <div class="hh-main" data-boards=${keys.length}>
       <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>
-      <div class="hive-hall hive-hall-rest"><section aria-labelledby="hh-pairings" data-testid="hall-pairings">
-        <h2 id="hh-pairings">${t('hive.hall.pairings')}</h2>
-        <ul class="hive-hall-list">${view.pairings.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
-          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section>
-        ${standings(view, true)}</div>`, box);
+      <div class="hive-hall hive-hall-rest">${standings(view, true)}
+        <section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
+        <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
+        <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
+          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section></div></div>`, box);
+    // The standings' rows share the side's height (hive.css reads --n).
+    box.querySelector('.hive-hall-standings table').style.setProperty('--n', String(view.standings.length));
     const area = box.querySelector('.hive-minis');
     for (const k of Object.keys(hosts)) if (keys.indexOf(k) < 0) { hosts[k].remove(); delete hosts[k]; }
     for (const k of keys) {
@@ -151,8 +165,12 @@ function watcher(box, page, conn) {
         hosts[k].className = 'hive-mini';
         hosts[k].setAttribute('data-testid', 'hall-live-' + k);
       }
+      hosts[k].classList.toggle('over', !!p.over);
       area.appendChild(hosts[k]);
-      draw(html`<h2 class="hive-mini-title">${p ? boardTitle(p) : k}</h2><p class="hive-mini-state">${p ? boardState(p) : ''}</p>
+      draw(html`<h2 class="hive-mini-title" data-testid=${'hall-pairing-' + k}><span
+        class="sr-only">${boardTitle(p)}</span><span class="hh-sides" aria-hidden="true">${COLOURS.map((c) => sideName(p, c))}</span></h2>
+        <p class="hive-mini-state"><strong>${t('hive.hall.col.board')} ${num(p.place)}</strong> · <span
+          data-testid=${'hall-state-' + k}>${boardState(p)}</span></p>
         <div class="hive-mini-board"></div>`, hosts[k]);
       board.render(hosts[k].querySelector('.hive-mini-board'), view.boards[k], { t: t, mini: true, id: 'hall-' + k.replace('.', '-') });
     }

@@ -67,6 +67,8 @@ export function start() {
   const conn = connection({ noAnswer: t('live.no_answer') });
   offlineBanner(conn);
   box.classList.add('hive-screen', 'role-' + role);
+  // The projector takes la partida's projector's dark theme and the whole screen (hive.css).
+  if (role === 'projector') document.body.classList.add('hive-projector');
   let S = null;
   let explained = null;
   let codes = null;              // the teacher's codes: null (not asked), 'loading', or the answer
