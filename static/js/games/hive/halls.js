@@ -88,7 +88,7 @@ function teacher(box, page, conn) {
       paint();
     };
     return html`<tr data-testid=${'hall-pairing-' + p.key} class=${p.over ? 'over' : nothing}>
-      <th scope="row">${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
+      <th scope="row"><span class="hh-phone-only">${col('board')} </span>${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
       <td data-testid=${'hall-state-' + p.key} data-label=${col('state')}>${boardState(p)}</td>
       <td data-label=${col('code')}>${game.table_code ? html`<code class="code" data-testid=${'hall-board-code-' + p.key}>${game.table_code}</code>
         <a href=${'/qr/' + game.table_code + '.svg'} target="_blank" rel="noopener">${t('hive.hall.qr')}</a>` : ''}</td>
@@ -184,8 +184,8 @@ function watcher(box, page, conn) {
 
 /** Draw the hall screen the page's data names (`hall_gm` or `hall_watcher`) into #screen, live. */
 export function start() {
-  styles();
   const page = readJSON('page', {});
+  styles(page.role !== 'hall_gm');
   const conn = connection({ noAnswer: t('live.no_answer') });
   offlineBanner(conn);
   if (page.role === 'hall_gm') teacher($('screen'), page, conn);
