@@ -147,15 +147,13 @@ function watcher(box, page, conn) {
     const keys = view.shown.filter((k) => view.boards && view.boards[k] && view.pairings.some((p) => p.key === k));
     const others = view.pairings.filter((p) => keys.indexOf(p.key) < 0);
     draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
-      <div class="hh-main" data-boards=${keys.length}>
+      <div class="hh-main" data-boards=${keys.length}><div class="hive-hall hh-left">
       <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>
-      <div class="hive-hall hive-hall-rest">${standings(view, true)}
         <section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
         <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
         <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
-          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section></div></div>`, box);
-    // The standings' rows share the side's height (hive.css reads --n).
-    box.querySelector('.hive-hall-standings table').style.setProperty('--n', String(view.standings.length));
+          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section></div>
+      <div class="hive-hall hive-hall-rest">${standings(view, true)}</div></div>`, box);
     const area = box.querySelector('.hive-minis');
     for (const k of Object.keys(hosts)) if (keys.indexOf(k) < 0) { hosts[k].remove(); delete hosts[k]; }
     for (const k of keys) {
@@ -175,9 +173,25 @@ function watcher(box, page, conn) {
       board.render(hosts[k].querySelector('.hive-mini-board'), view.boards[k], { t: t, mini: true, id: 'hall-' + k.replace('.', '-') });
     }
   }
+  /* Type at the back row's size, smaller only as far as the screen's share needs (a large
+   * class, the door's code over the hall): the standings (--fit) and the other boards' lines
+   * under the tiles (--fit-list); hiveprojector.css never goes under 12 px. */
+  function fitSide() {
+    for (const [sel, name] of [['.hive-hall-rest', '--fit'], ['.hh-left', '--fit-list']]) {
+      const part = box.querySelector(sel);
+      if (!part) continue;
+      let fit = 1;
+      part.style.setProperty(name, '1');
+      while (fit > 0.3 && part.scrollHeight > part.clientHeight + 1) {
+        fit -= 0.05;
+        part.style.setProperty(name, fit.toFixed(2));
+      }
+    }
+  }
+  new ResizeObserver(fitSide).observe(box);
   const socket = conn.connect({ role: 'hall_watcher', watch: page.watch }, () => {});
   socket.on('hall', (message) => {
-    if (message && message.view) paint(message.view);
+    if (message && message.view) { paint(message.view); fitSide(); }
     window.dispatchEvent(new CustomEvent('hall-message', { detail: message }));   // lib/door.js
   });
 }
