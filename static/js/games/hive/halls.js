@@ -174,15 +174,18 @@ function watcher(box, page, conn) {
     }
   }
   /* Type at the back row's size, smaller only as far as the screen's share needs (a large
-   * class, the door's code over the hall): the standings (--fit) and the other boards' lines
-   * under the tiles (--fit-list); hiveprojector.css never goes under 12 px. */
+   * class, the door's code over the hall): the standings (--fit), and the tiles' words and
+   * the other boards' lines under them (--fit-list) until each board keeps a third of
+   * its tile; hiveprojector.css never goes under 12 px. */
+  const squeezed = (part) => Array.from(part.querySelectorAll('.hive-mini')).some((tile) =>
+    tile.querySelector('.hive-mini-board').clientHeight < tile.clientHeight / 3);
   function fitSide() {
     for (const [sel, name] of [['.hive-hall-rest', '--fit'], ['.hh-left', '--fit-list']]) {
       const part = box.querySelector(sel);
       if (!part) continue;
       let fit = 1;
       part.style.setProperty(name, '1');
-      while (fit > 0.3 && part.scrollHeight > part.clientHeight + 1) {
+      while (fit > 0.3 && (part.scrollHeight > part.clientHeight + 1 || squeezed(part))) {
         fit -= 0.05;
         part.style.setProperty(name, fit.toFixed(2));
       }
