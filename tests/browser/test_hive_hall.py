@@ -4,11 +4,19 @@ projector, the next round once every board is over) and the hall's projector (pa
 standings and the picked boards live, drawn by board.js), with a phone playing a move on
 a board and the teacher ending boards from their consoles. Screens at 1366×768 (the
 console), 1280×720 and 1920×1080 (the projector), axe-clean; screenshots in
-test-artifacts/hive_hall-*.png."""
+test-artifacts/hive_hall-*.png. The projector (issue 47): the whole screen and never more,
+la partida's dark theme, the current round's boards only, the standings whole and large;
+the teacher's phone (390×844): the pairings within its width."""
 from __future__ import annotations
 
-from .layout import axe
-from .test_hive_screens import CONSOLE, PHONE, PROJECTORS, hive_server  # noqa: F401  (the fixture)
+from .layout import axe, font, steady
+from .test_hive_screens import (CONSOLE, PHONE, PROJECTORS, check_projector, hive_server,  # noqa: F401  (the fixture)
+                                 partida_background)
+
+
+#: What a hall's projector must never cut: the standings' cells, the tiles and their lines.
+STANDINGS_AND_TILES = ("[data-testid=hall-standings] th, [data-testid=hall-standings] td, .hive-mini, "
+                       ".hive-mini-title, .hive-mini-state, .hive-hall-list li")
 
 
 def end_board(gm, url: str, game_id: int, result: str, reason: str):
@@ -62,13 +70,9 @@ def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server,
     expect(projector.get_by_test_id("hall-1-1-cell-0_0")).to_have_attribute("data-piece", "wA1")
     expect(projector.get_by_test_id("hall-state-1.1")).to_contain_text("negras")
     expect(gm.get_by_test_id("hall-state-1.1")).to_contain_text("1")
+    dark = partida_background(room)
     for viewport in PROJECTORS:
-        projector.set_viewport_size(viewport)
-        projector.wait_for_timeout(200)
-        sizes = projector.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-        assert sizes[0] <= sizes[1], sizes
-        found = axe(projector)
-        assert found == [], (viewport, found)
+        check_projector(projector, viewport, dark, STANDINGS_AND_TILES)
         screens.shot(projector, f"projector-{viewport['width']}x{viewport['height']}", full_page=False)
     found = axe(gm)
     assert found == [], ("hall view", found)
@@ -90,3 +94,89 @@ def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server,
     expect(projector.get_by_test_id("hall-round")).to_contain_text("Ronda 2 de 3")
     expect(gm.get_by_test_id("hall-state-2.1")).to_contain_text("sin jugadas")
     screens.shot(gm, "teacher-round-2")
+
+
+ROUND_2_MOVES = ["wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-"]
+
+
+def hall_in_round_2(hive_server, room):
+    """A hall of eight in round 2: round 1 ended from the consoles, boards 2.1 and 2.2 under
+    way, 2.3 and 2.4 over, three of them picked for the projector. Its id and watch link."""
+    from playwright.sync_api import expect
+
+    from .layout import GM
+    gm = room.gm
+    url = hive_server.url
+    answer = gm.context.request.post(f"{url}/console/halls", data={
+        "kind": "hive", "name": "Torneo de la tarde", "seed": 3, "settings": {},
+        "players": "Ana Belén Fernández\nBautista Quiroga\nCarla Domínguez\nDaniela Ibarra\n"
+                   "Esteban Martínez\nFlorencia Salgado\nGonzalo Etchegaray\nHoracio Villanueva\n"}).json()
+    assert answer["ok"], answer
+    hall_id = answer["hall_id"]
+
+    def ended(games, results):
+        for g, result in zip(games, results):
+            teacher = GM(room, g["game_id"])
+            try:
+                teacher.act("end", result=result, reason="abandono")
+            finally:
+                teacher.close()
+
+    games = gm.context.request.get(f"{url}/console/halls/{hall_id}.json").json()["games"]
+    ended(games, ["white", "black", "draw", "white"])
+    gm.goto(f"{url}/console/halls/{hall_id}")
+    gm.get_by_test_id("hall-next-round").click()
+    expect(gm.get_by_test_id("hall-round")).to_contain_text("Ronda 2")
+    games = [g for g in gm.context.request.get(f"{url}/console/halls/{hall_id}.json").json()["games"]
+             if g["key"].startswith("2.")]
+    for g, count in zip(games[:2], (4, 3)):
+        teacher = GM(room, g["game_id"])
+        try:
+            for move in ROUND_2_MOVES[:count]:
+                teacher.act("move", move=move)
+        finally:
+            teacher.close()
+    ended(games[2:], ["black", "draw"])
+    for key in ("2.1", "2.2", "2.3"):
+        gm.get_by_test_id(f"hall-pick-{key}").check()
+    gm.get_by_test_id("hall-show").click()
+    expect(gm.get_by_test_id("hall-said")).to_contain_text("3")
+    return hall_id, gm.get_by_test_id("hall-projector-link").get_attribute("href")
+
+
+def test_the_hall_projector_and_the_teacher_s_phone_in_round_2(hive_server, make_room, screens):
+    """Issue 47: eight players in round 2 on the projector (1280×720, 1920×1080): the whole
+    screen and never more, la partida's dark theme, the standings whole and large, the
+    pieces' names read from the back; on the teacher's phone (390×844) the pairings fit."""
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    room.gm.set_viewport_size(CONSOLE)
+    hall_id, watch = hall_in_round_2(hive_server, room)
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(watch)
+    expect(projector.locator("[data-testid^=hall-live-]")).to_have_count(3)
+    # Only the current round's boards: the picked ones as tiles, the fourth as a line.
+    expect(projector.get_by_test_id("hall-pairings").locator("li")).to_have_count(1)
+    dark = partida_background(room)
+    for viewport in PROJECTORS:
+        found = check_projector(projector, viewport, dark, STANDINGS_AND_TILES)
+        assert len(found["letters"]) == 7, found["letters"]           # 2.1's four, 2.2's three
+        if viewport["height"] == 720:
+            for cell in ("td.c-name", "td.c-points", "td.c-buchholz"):
+                assert font(projector, f"[data-testid=hall-standings] {cell}") >= 28, cell
+            assert font(projector, ".hive-mini-title .hive-side") >= 20
+        screens.shot(projector, f"round-2-{viewport['width']}x{viewport['height']}", full_page=False)
+
+    # The teacher's phone: the pairings' every cell within the screen's width.
+    phone = screens.page("teacher-phone", PHONE, mobile=True,
+                         storage_state=room.gm.context.storage_state())
+    phone.goto(f"{hive_server.url}/console/halls/{hall_id}")
+    expect(phone.get_by_test_id("hall-pairings").locator("tbody tr")).to_have_count(4)
+    steady(phone)
+    found = phone.evaluate("""() => ({ sw: document.scrollingElement.scrollWidth, w: innerWidth,
+      out: Array.from(document.querySelectorAll('[data-testid=hall-pairings] *')).map((el) => [el.textContent.slice(0, 30),
+        el.getBoundingClientRect().right]).filter((x) => x[1] > innerWidth + 0.5) })""")
+    assert found["sw"] <= found["w"] and found["out"] == [], found
+    axe_found = axe(phone)
+    assert axe_found == [], ("teacher's phone", axe_found)
+    screens.shot(phone, "teacher-phone-390x844")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from .layout import axe
+from .layout import axe, font, steady
 
 from server import Server
 
@@ -142,13 +142,10 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     expect(status).to_have_text(re.compile(r"Tablas — por acuerdo"))
     expect(projector.get_by_test_id("hive-status")).to_have_text(re.compile(r"Tablas — por acuerdo"))
     assert table.locator(".hive-svg [role=button]").count() == 0       # nothing more to play
+    dark = partida_background(room)
     for viewport in PROJECTORS:
-        projector.set_viewport_size(viewport)
-        projector.wait_for_timeout(200)
-        g = projector.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-        assert g[0] <= g[1], g
+        check_projector(projector, viewport, dark, ".hive-hand, .hive-status, .hive-who, .hive-svg")
         screens.shot(projector, f"projector-{viewport['width']}x{viewport['height']}", full_page=False)
-        axe_clean(projector, f"projector {viewport}")
 
 
 def test_two_phones_take_a_move_back_by_agreement_and_the_teacher_ends_it(hive_server, make_room, screens):
@@ -331,3 +328,75 @@ def test_the_expansion_pieces_on_a_phone(hive_server, make_room, screens):
     assert "H-M1.12" in explain.get_attribute("title")
     check_phone_geometry(black)
     screens.shot(black, "expansions-black-held")
+
+
+#: The projector's measures (issue 47), read off the page: the page's scroll, the body's
+#: background, the smallest piece name on a board as drawn (its font times the SVG's scale),
+#: and each box of ``cut`` whose content overflows it.
+PROJECTOR_MEASURES = """(cut) => {
+  const d = document.scrollingElement;
+  const letters = Array.from(document.querySelectorAll('.hive-svg text.letter')).map((el) =>
+    el.getScreenCTM().a * parseFloat(getComputedStyle(el).fontSize));
+  const over = [];
+  for (const el of document.querySelectorAll(cut)) {
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
+      over.push([el.className || el.tagName, (el.innerText || '').slice(0, 40), el.scrollWidth, el.clientWidth,
+                 el.scrollHeight, el.clientHeight]);
+    }
+    const r = el.getBoundingClientRect();
+    if (r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) over.push([(el.innerText || '').slice(0, 40), 'outside', r.right, r.bottom]);
+  }
+  return { sh: d.scrollHeight, sw: d.scrollWidth, h: innerHeight, w: innerWidth, letters: letters,
+           background: getComputedStyle(document.body).backgroundColor, cut: over };
+}"""
+
+
+def partida_background(room) -> str:
+    """The body's background on la partida's projector: the dark theme Hive's projectors share."""
+    from .layout import long_settings
+    game_id = room.create_via_http(long_settings(), name="Partida de referencia")
+    watch = room.gm.context.request.get(f"{room.server.url}/api/games/{game_id}/codes").json()["watch"]
+    page = room.screens.page("partida-projector", PROJECTORS[0])
+    page.goto(f"{room.server.url}/projector/{watch}")
+    return page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
+    """Nothing scrolls either way, nothing in ``cut`` is cut, the dark theme, axe-clean;
+    at 720p every piece's name on a board at least 12 px. Returns the measures."""
+    page.set_viewport_size(viewport)
+    steady(page)
+    found = page.evaluate(PROJECTOR_MEASURES, cut)
+    assert found["sh"] <= found["h"] and found["sw"] <= found["w"], (viewport, found)
+    assert found["cut"] == [], (viewport, found["cut"])
+    assert found["background"] == dark, found["background"]
+    if viewport["height"] == 720:
+        assert found["letters"] and min(found["letters"]) >= 12, found["letters"]
+    axe_clean(page, f"projector {viewport}")
+    return found
+
+
+def test_a_single_game_s_projector_mid_play(hive_server, make_room, screens):
+    """Issue 47: one game's projector mid-play at 1280×720 and 1920×1080: the whole screen
+    and never more, la partida's dark theme, names and pieces read from the back."""
+    from .layout import GM
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    game_id, _codes, watch = new_game(room, "Hive en el proyector")
+    teacher = GM(room, game_id)
+    try:
+        for move in ["wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-", "wG1 /wQ", "bS1 bQ/", "wB1 \\wQ"]:
+            teacher.act("move", move=move)
+    finally:
+        teacher.close()
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(f"{hive_server.url}/projector/{watch}")
+    expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(7)
+    dark = partida_background(room)
+    for viewport in PROJECTORS:
+        check_projector(projector, viewport, dark, ".hive-hand, .hive-status, .hive-who, .hive-svg")
+        if viewport["height"] == 720:
+            # Who plays which colour and whose turn, read from the back row.
+            assert font(projector, ".hive-who .hive-side") >= 28
+            assert font(projector, "[data-testid=hive-status]") >= 24
+        screens.shot(projector, f"mid-play-{viewport['width']}x{viewport['height']}", full_page=False)

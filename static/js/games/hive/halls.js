@@ -39,15 +39,18 @@ function boardState(p) {
 const roundLine = (view) => html`<p class="hive-hall-round" data-testid="hall-round">${
   t('hive.hall.round', { r: num(view.round), k: num(view.rounds_total) })} · ${t('hive.hall.system.' + view.system)}</p>`;
 
-/** The standings table (`narrow`: the projector's column, without the losses). */
+/** The standings table (`narrow`: the projector's column). */
 function standings(view, narrow) {
-  const cols = ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'].filter((c) => !narrow || c !== 'losses');
+  // The projector's keeps what the back row reads (place, name, points, the tie-break), in type large enough.
+  const cols = narrow ? ['rank', 'name', 'points', 'buchholz'] : ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'];
   const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? nameOf(row) : num(row[c]));
+  const table = html`<table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col" class=${'c-' + c}>${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
+    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td class=${'c-' + c}
+      data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table>`;
+  // The projector's table is never scrolled: its type is sized to the screen instead.
   return html`<section class="hive-hall-standings" data-testid="hall-standings" aria-labelledby="hh-st">
     <h2 id="hh-st">${t('hive.hall.standings')}</h2>
-    <div class="scroll" tabindex="0"><table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col">${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
-    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td
-      data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table></div>
+    ${narrow ? table : html`<div class="scroll" tabindex="0">${table}</div>`}
     <p class="muted">${t('hive.hall.tiebreak')}</p></section>`;
 }
 
@@ -85,7 +88,7 @@ function teacher(box, page, conn) {
       paint();
     };
     return html`<tr data-testid=${'hall-pairing-' + p.key} class=${p.over ? 'over' : nothing}>
-      <th scope="row">${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
+      <th scope="row"><span class="hh-phone-only">${col('board')} </span>${num(p.place)}</th>${COLOURS.map((c) => html`<td><span class="hive-side">${board.icon('Q', c)} ${nameOf(p[c])}</span></td>`)}
       <td data-testid=${'hall-state-' + p.key} data-label=${col('state')}>${boardState(p)}</td>
       <td data-label=${col('code')}>${game.table_code ? html`<code class="code" data-testid=${'hall-board-code-' + p.key}>${game.table_code}</code>
         <a href=${'/qr/' + game.table_code + '.svg'} target="_blank" rel="noopener">${t('hive.hall.qr')}</a>` : ''}</td>
@@ -130,18 +133,27 @@ function teacher(box, page, conn) {
 }
 
 /* ---- the projector ------------------------------------------------------------- */
+/* The whole screen, la partida's projector's dark theme: the current round's picked boards
+ * in a grid that takes the free room, beside them the standings (what the back row reads
+ * first) and the round's other boards in one line each. A board is drawn once: as a tile
+ * when picked, else as a line, so the list never repeats what the tiles say. */
 function watcher(box, page, conn) {
+  document.body.classList.add('hive-projector');
   box.classList.add('hive-screen', 'role-hall-watcher');
   const hosts = {};              // each shown board's article, by key: its board kept between views
+  const sideName = (p, c) => html`<span class="hive-side">${board.icon('Q', c)} <span class="hh-name">${nameOf(p[c])}</span></span>`;
   function paint(view) {
-    const keys = view.shown.filter((k) => view.boards && view.boards[k]);
-    draw(html`<div class="hive-hall">${roundLine(view)}</div>
+    // Only this round's boards: a key kept from an earlier round is not drawn.
+    const keys = view.shown.filter((k) => view.boards && view.boards[k] && view.pairings.some((p) => p.key === k));
+    const others = view.pairings.filter((p) => keys.indexOf(p.key) < 0);
+    draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
+      <div class="hh-main" data-boards=${keys.length}><div class="hive-hall hh-left">
       <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>
-      <div class="hive-hall hive-hall-rest"><section aria-labelledby="hh-pairings" data-testid="hall-pairings">
-        <h2 id="hh-pairings">${t('hive.hall.pairings')}</h2>
-        <ul class="hive-hall-list">${view.pairings.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
-          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section>
-        ${standings(view, true)}</div>`, box);
+        <section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
+        <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
+        <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
+          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section></div>
+      <div class="hive-hall hive-hall-rest">${standings(view, true)}</div></div>`, box);
     const area = box.querySelector('.hive-minis');
     for (const k of Object.keys(hosts)) if (keys.indexOf(k) < 0) { hosts[k].remove(); delete hosts[k]; }
     for (const k of keys) {
@@ -151,23 +163,46 @@ function watcher(box, page, conn) {
         hosts[k].className = 'hive-mini';
         hosts[k].setAttribute('data-testid', 'hall-live-' + k);
       }
+      hosts[k].classList.toggle('over', !!p.over);
       area.appendChild(hosts[k]);
-      draw(html`<h2 class="hive-mini-title">${p ? boardTitle(p) : k}</h2><p class="hive-mini-state">${p ? boardState(p) : ''}</p>
+      draw(html`<h2 class="hive-mini-title" data-testid=${'hall-pairing-' + k}><span
+        class="sr-only">${boardTitle(p)}</span><span class="hh-sides" aria-hidden="true">${COLOURS.map((c) => sideName(p, c))}</span></h2>
+        <p class="hive-mini-state"><strong>${t('hive.hall.col.board')} ${num(p.place)}</strong> · <span
+          data-testid=${'hall-state-' + k}>${boardState(p)}</span></p>
         <div class="hive-mini-board"></div>`, hosts[k]);
       board.render(hosts[k].querySelector('.hive-mini-board'), view.boards[k], { t: t, mini: true, id: 'hall-' + k.replace('.', '-') });
     }
   }
+  /* Type at the back row's size, smaller only as far as the screen's share needs (a large
+   * class, the door's code over the hall): the standings (--fit), and the tiles' words and
+   * the other boards' lines under them (--fit-list) until each board keeps a third of
+   * its tile; hiveprojector.css never goes under 12 px. */
+  const squeezed = (part) => Array.from(part.querySelectorAll('.hive-mini')).some((tile) =>
+    tile.querySelector('.hive-mini-board').clientHeight < tile.clientHeight / 3);
+  function fitSide() {
+    for (const [sel, name] of [['.hive-hall-rest', '--fit'], ['.hh-left', '--fit-list']]) {
+      const part = box.querySelector(sel);
+      if (!part) continue;
+      let fit = 1;
+      part.style.setProperty(name, '1');
+      while (fit > 0.3 && (part.scrollHeight > part.clientHeight + 1 || squeezed(part))) {
+        fit -= 0.05;
+        part.style.setProperty(name, fit.toFixed(2));
+      }
+    }
+  }
+  new ResizeObserver(fitSide).observe(box);
   const socket = conn.connect({ role: 'hall_watcher', watch: page.watch }, () => {});
   socket.on('hall', (message) => {
-    if (message && message.view) paint(message.view);
+    if (message && message.view) { paint(message.view); fitSide(); }
     window.dispatchEvent(new CustomEvent('hall-message', { detail: message }));   // lib/door.js
   });
 }
 
 /** Draw the hall screen the page's data names (`hall_gm` or `hall_watcher`) into #screen, live. */
 export function start() {
-  styles();
   const page = readJSON('page', {});
+  styles(page.role !== 'hall_gm');
   const conn = connection({ noAnswer: t('live.no_answer') });
   offlineBanner(conn);
   if (page.role === 'hall_gm') teacher($('screen'), page, conn);

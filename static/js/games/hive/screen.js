@@ -20,9 +20,10 @@ const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 /** A side in words: "blancas (Ana)". */
 export const who = (view, colour) => board.side(t, view, colour);
 
-/** Add the Hive screens' styles to the page (once). */
-export function styles() {
+/** Add the Hive screens' styles to the page (once); a projector's (`projector`) its own too. */
+export function styles(projector) {
   stylesheet('/static/css/hive.css');
+  if (projector) stylesheet('/static/css/hiveprojector.css');
 }
 
 /** The line of a rule that refused something: its summary in the catalog, or the
@@ -56,9 +57,9 @@ export function turnText(view, role, mine) {
 
 /** Draw the screen the page's data names into #screen, live. */
 export function start() {
-  styles();
   const page = readJSON('page', {});
   const role = page.role;
+  styles(role === 'projector');
   // The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only.
   let seatingPanel = () => nothing;
   if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) paint(S); });
@@ -67,6 +68,8 @@ export function start() {
   const conn = connection({ noAnswer: t('live.no_answer') });
   offlineBanner(conn);
   box.classList.add('hive-screen', 'role-' + role);
+  // The projector takes la partida's projector's dark theme and the whole screen (hive.css).
+  if (role === 'projector') document.body.classList.add('hive-projector');
   let S = null;
   let explained = null;
   let codes = null;              // the teacher's codes: null (not asked), 'loading', or the answer
