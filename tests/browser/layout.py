@@ -214,7 +214,7 @@ def steady(page, reading: str = LAYOUT, frames: int = 6, timeout_ms: int = 5000)
     the same value for ``frames`` animation frames in a row, and return that value: a
     layout that has settled (a bar grown by a message, the page following it, a
     transition over), judged by the page's own state rather than by a fixed time."""
-    return page.evaluate(f"""async () => {{
+    script = f"""async () => {{
       const read = {reading};
       const end = performance.now() + {timeout_ms};
       let last = JSON.stringify(read()), same = 0;
@@ -225,7 +225,16 @@ def steady(page, reading: str = LAYOUT, frames: int = 6, timeout_ms: int = 5000)
         last = now;
       }}
       return JSON.parse(last);
-    }}""")
+    }}"""
+    for _ in range(5):
+        try:
+            return page.evaluate(script)
+        except Exception as error:              # noqa: BLE001 - only a page gone is retried
+            if "context was destroyed" not in str(error):
+                raise
+            # The page went on to another (a form sent): judge the new one once loaded.
+            page.wait_for_load_state("load")
+    return page.evaluate(script)
 
 
 def settle(page, ms: int = 300):

@@ -225,12 +225,14 @@ def test_every_console_page_fits_a_phone(room, screens, server, tmp_path):
     page.goto(url + "/console/banks")
     page.get_by_test_id("import-file").set_input_files(str(csv))
     page.get_by_test_id("import-name").fill("Kant con un error")
-    phone.press("import-preview")
+    with page.expect_navigation():             # the form's answer is a page of its own
+        phone.press("import-preview")
     page.wait_for_load_state("load")
     phone.check("bank-import-preview")
     page.goto(url + "/console/banks")
     page.get_by_test_id("import-file").set_input_files(str(csv))
-    phone.press("import-submit")
+    with page.expect_navigation():             # the form's answer is a page of its own
+        phone.press("import-submit")
     page.wait_for_load_state("load")
     phone.check("bank-import-error")
 
