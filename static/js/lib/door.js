@@ -18,13 +18,18 @@ if (door && box) {
       <span class="door-url">${t('door.or_open')} <span data-testid="door-url">${door.url}</span></span></figcaption></figure>`, box);
 }
 
-/* The QR code as large as the screen allows without scrolling: from a third of its
- * height down, two hundredths at a time (a bounded search), never below the strip's size. */
+/* The QR code as large as the screen allows without scrolling either way or pushing
+ * the strip's words past its side (a long hall name beside it): from a third of the
+ * screen's height down, two hundredths at a time (a bounded search), never below the
+ * strip's size. */
 function grow() {
   const page = document.documentElement;
+  const fits = () => page.scrollHeight <= innerHeight && page.scrollWidth <= innerWidth
+    && Array.from(document.querySelectorAll('main, .screen-head'))
+      .every((el) => el.scrollWidth <= el.clientWidth + 1);
   for (let vh = 33; vh >= 14; vh -= 2) {
     page.style.setProperty('--door-qr', vh + 'vh');
-    if (page.scrollHeight <= innerHeight) return;
+    if (fits()) return;
   }
   page.style.removeProperty('--door-qr');
 }
