@@ -34,8 +34,9 @@ def create_app(test_config: dict | None = None, clock=time.time):
     if test_config:
         app.config.update(test_config)
     app.config["NODE_MODULES"] = str(data_path("node_modules"))
-    from .games.hive.external import configure as configure_hive_engine
-    configure_hive_engine(app.config["HIVE_ENGINE"])
+    from .games import kind, names
+    for name in names():                # each game takes its own keys of the configuration
+        kind(name).configure(app.config)
     if app.config["TRUSTED_PROXIES"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"],

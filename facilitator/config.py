@@ -94,10 +94,6 @@ def default_config(instance_path: str) -> dict:
         # single buckets, {"act:device": [20, 1]}.
         "SOCKET_RATE_SCALE": float(os.environ.get("FACILITATOR_SOCKET_RATE_SCALE", "1")),
         "SOCKET_RATE_LIMITS": {},
-        # Another Hive engine's command line (docs/hive.md, e.g. "nokamute uhp"): the computer's
-        # level "engine" asks it for each move. Named here by the server's operator, never
-        # on a web form: the server runs it.
-        "HIVE_ENGINE": os.environ.get("FACILITATOR_HIVE_ENGINE") or None,
         # LTI (web/lti.py): after a game's end sent marks the platform did not take, the
         # sending is tried again after each of these waits (seconds), until none waits.
         "LTI_RETRY_SECONDS": (60, 300, 900, 3600, 6 * 3600),

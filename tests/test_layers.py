@@ -39,7 +39,8 @@ def test_no_rule_id_of_any_game_outside_the_games():
 
 
 def imported(path: Path):
-    package = "facilitator." + ".".join(path.relative_to(PACKAGE).parent.parts)
+    # The package a relative import starts from (``facilitator`` itself for its __init__).
+    package = ".".join(("facilitator", *path.relative_to(PACKAGE).parent.parts))
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             for alias in node.names:

@@ -487,6 +487,10 @@ class GameKind(Protocol):
         results) or ``record`` (replayed and written again); Refusal when it does not
         replay or the game writes no such table."""
 
+    def configure(self, config: Any) -> None:
+        """Read the server's configuration (the app's, a mapping) as the server starts: a
+        kind takes the keys, or the environment variables, that are its own."""
+
     def settings_bounds(self) -> dict:
         """Every setting with its default and bounds, for set-up forms."""
 
@@ -536,6 +540,9 @@ class KindDefaults:
     def download(self, match: Match, file: str, lang: str) -> tuple[str, bytes | str]:
         """No downloads: every file name is refused."""
         raise Refusal("format", f"{self.name} offers no file {file!r}")
+
+    def configure(self, config: Any) -> None:
+        """Nothing of the server's configuration is this game's."""
 
     def record_of_text(self, text: object, players: dict | None = None,
                        settings: dict | None = None) -> dict:

@@ -27,6 +27,7 @@ facilitator.games.protocol.Refusal: H-G1: It's not that player's turn.
 """
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from typing import Any, ClassVar
@@ -36,6 +37,7 @@ from ..protocol import (CLOCK, GM, SEAT, TABLE, WATCHER, History, KindDefaults, 
                         Refusal, Role)
 from .board import BLACK_WINS, DRAW, OVER, PASS, WHITE_WINS, Board
 from .bot import DEFAULT_LEVEL, LEVEL_OF_DEPTH, LEVELS, level_move, offered_levels
+from . import external
 from .external import engine_move
 from .hexes import coords
 from .notation import canonical, game_string, parse_move, resolve, split_game_string, turn_text
@@ -703,6 +705,12 @@ class HiveKind(KindDefaults):
         if name:
             record["name"] = name
         return record
+
+    def configure(self, config) -> None:
+        """Another engine as the computer player (H-G9): its command line is the server
+        operator's, ``HIVE_ENGINE`` in the app's configuration or the environment's
+        ``FACILITATOR_HIVE_ENGINE`` (never a web form: the server runs it)."""
+        external.configure(config.get("HIVE_ENGINE") or os.environ.get("FACILITATOR_HIVE_ENGINE"))
 
     def record_of_text(self, text: object, players: dict | None = None,
                        settings: dict | None = None) -> dict:

@@ -41,6 +41,20 @@ def test_the_command_is_split_as_a_shell_would():
     assert external.hms(0.2) == "00:00:01" and external.hms(3725) == "01:02:05"
 
 
+def test_the_server_names_the_engine_through_the_kinds_configuration(monkeypatch):
+    """The app's configuration reaches Hive's kind as the server starts (``configure``, a
+    capability of every kind): its ``HIVE_ENGINE``, else the environment's variable."""
+    monkeypatch.delenv("FACILITATOR_HIVE_ENGINE", raising=False)
+    try:
+        KIND.configure({"HIVE_ENGINE": "nokamute uhp"})
+        assert external.engine_command() == ("nokamute", "uhp")
+        monkeypatch.setenv("FACILITATOR_HIVE_ENGINE", "mzinga-engine")
+        KIND.configure({})
+        assert external.engine_command() == ("mzinga-engine",)
+    finally:
+        external.configure(None)
+
+
 def test_our_own_engine_answers_a_valid_move_within_its_time():
     """H-G9: ``newgame <GameString>``, ``bestmove time 00:00:01``, ``exit``: a valid move of
     the expansions' game, within the second and the grace to start."""
