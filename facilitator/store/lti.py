@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..classes import StudentEntry
@@ -378,10 +378,12 @@ def classes_with_waiting_marks(database: Database) -> list[int]:
     """The classes whose course has marks the platform has not taken yet (a server that
     starts sends them: the waits of the one that stopped went with it)."""
     with database.session() as session:
-        found = session.execute(select(LtiCourseRow.class_id, LtiMarkRow.sent, LtiMarkRow.score)
-                                .join(LtiMarkRow, LtiMarkRow.course_id == LtiCourseRow.id)
-                                .where(LtiCourseRow.class_id.is_not(None))).all()
-    return sorted({class_id for class_id, sent, score in found if sent is None or sent != score})
+        return list(session.scalars(
+            select(LtiCourseRow.class_id).distinct()
+            .join(LtiMarkRow, LtiMarkRow.course_id == LtiCourseRow.id)
+            .where(LtiCourseRow.class_id.is_not(None),
+                   or_(LtiMarkRow.sent.is_(None), LtiMarkRow.sent != LtiMarkRow.score))
+            .order_by(LtiCourseRow.class_id)))
 
 
 def mark_sent(database: Database, mark_id: int, score: float) -> None:

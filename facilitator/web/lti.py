@@ -235,10 +235,14 @@ def keep_to_the_course():
     its games and halls, the banks; a page of another class, game or hall, or of the whole
     console, is refused (its listings lead to the class's page)."""
     from .auth import course_scope, reaches
-    scope = course_scope()
-    if scope is None or request.url_rule is None:
-        return None
     endpoint, args = request.endpoint or "", request.view_args or {}
+    if request.url_rule is None or not (
+            endpoint in LISTINGS or endpoint in OUTSIDE_A_COURSE or endpoint == "halls.create"
+            or {"class_id", "game_id", "hall_id"} & set(args)):
+        return None         # nothing a course's scope decides (static files, students' pages)
+    scope = course_scope()
+    if scope is None:
+        return None
     if endpoint in LISTINGS and request.method == "GET":
         return redirect(url_for("classes.page", class_id=scope))
     allowed = True
