@@ -125,9 +125,20 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     rows = [[c.value for c in row] for row in book.worksheets[1].iter_rows(min_row=2)]
     assert [row[:2] for row in rows] == [[1, "Mesa 1"], [1, "Mesa 2"], [1, "Mesa 3"]]
     assert rows[0][3] == "sí" and rows[2][3] == "no"
-    # The result in words, never a code word (issue 47): a tier's sentence; none for the
-    # tables not played.
-    assert rows[0][4] and "_" not in rows[0][4] and rows[1][4] is None and rows[2][4] is None
+    # The result in words, never a code word (issue 47): a tier's sentence; «Sin jugar»
+    # for the table ended before its first card; nothing yet for the one still on.
+    assert rows[0][4] and "_" not in rows[0][4] and rows[1][4] == "Sin jugar" and rows[2][4] is None
+    listed = page.split('data-testid="hall-results-games"')[1].split("</table>")[0]
+    assert listed.split("<tr>")[3].count("Sin jugar") == 1      # «Mesas y partidas»: table 2
+    assert "Sin jugar" not in listed.split("<tr>")[2]
+    english = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=en").data))
+    sheets = [[[c.value for c in row] for row in sheet.iter_rows()] for sheet in english.worksheets]
+    assert sheets[0][0] == ["Rank", "Table", "Players", "Points", "Talking penalties"]
+    assert sheets[0][2][:2] == [None, "Table 2"] and sheets[0][2][3] == "Not played"
+    assert sheets[1][0] == ["Round", "Game", "Players", "Over", "Result"]
+    assert [row[3:] for row in sheets[1][1:]] == [["yes", sheets[1][1][4]], ["yes", "Not played"],
+                                                 ["no", None]]
+    assert sheets[1][1][4] and "_" not in sheets[1][1][4]       # a tier in English words
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert sorted(archive.namelist()) == ["1-1.json", "1-2.json", "1-3.json"]
     for name, total in zip(sorted(archive.namelist()), totals):

@@ -57,11 +57,14 @@ def _standings(hall, standings, lang, columns, groups):
 
 def games_rows(games: list[dict], lang: str = "es") -> tuple[list, list]:
     """One row per game of the hall: its round (a number), its name (its place, in the
-    page's words), players, whether it is over and its result in words (``result``)."""
+    page's words), players, whether it is over and its result in words (``result``; a
+    game over that was never played, ``played`` False, says so)."""
     words = _words(lang)
     rows = [[int(str(game["key"]).split(".")[0]), game["name"],
              ", ".join(game.get("players") or ()),
-             words["yes"] if game.get("over") else words["no"], game.get("result") or ""]
+             words["yes"] if game.get("over") else words["no"],
+             words["unplayed"] if game.get("over") and not game.get("played", True)
+             else game.get("result") or ""]
             for game in games]
     return [words["round"], words["game"], words["players"], words["over"],
             words["result"]], rows

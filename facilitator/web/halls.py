@@ -118,14 +118,19 @@ def _result_words(kind_name: str, result: str | None, lang: str) -> str:
     return result
 
 
-def _game_lines(hall_id: int, kind_name: str = "", lang: str | None = None) -> list[dict]:
+def _game_lines(hall_id: int, summaries: dict, kind_name: str = "",
+                lang: str | None = None) -> list[dict]:
     """Each game of the hall with its players and result, as the exports list them (the
-    result in ``lang``'s words, as the hall's kind ``kind_name`` words it, when given)."""
+    result in ``lang``'s words, as the hall's kind ``kind_name`` words it, when given);
+    ``played`` False for a game its hall's ``summaries`` say was never played (a table
+    of la colmena that ended at the bell before its first card): it has no result."""
     lines = []
     for game in halls().games_of(hall_id):
         match, row = store.current(game["game_id"])
         seats = match.seats()
+        played = summaries.get(game["key"], {}).get("played", True)
         lines.append({**game, "players": [seat["name"] for seat in seats], "over": row.over,
+                      "played": played,
                       "result": _result_words(kind_name, row.winner, lang)
                       if lang else row.winner})
     return lines
@@ -146,7 +151,7 @@ def results(hall_id: int):
         "console/hall_results.html", hall=found, standings=halls().standings(hall_id),
         groups=_groups(rules, found, summaries, lang),
         columns=_columns(found["kind"], lang) if rules.ranks == "group" else (),
-        games=[_links(game) for game in _game_lines(hall_id)],
+        games=[_links(game) for game in _game_lines(hall_id, summaries)],
         debrief=rules.debrief(found["plan"], summaries, lang))
 
 
@@ -166,13 +171,14 @@ def export(hall_id: int, what: str):
     lang = getattr(g, "lang", "es")
     name = file_stem(found["name"], "sala")
     columns = _columns(found["kind"], lang)
-    groups = _groups(halls().rules(found["kind"]), found, halls().summaries(found), lang)
+    summaries = halls().summaries(found)
+    groups = _groups(halls().rules(found["kind"]), found, summaries, lang)
     if what == "standings.csv":
         body = standings_csv(found, halls().standings(hall_id), lang, columns, groups)
         mimetype = "text/csv; charset=utf-8"
     elif what == "hall.xlsx":
-        body = hall_xlsx(found, halls().standings(hall_id), _game_lines(hall_id, found["kind"], lang), lang,
-                         columns, groups)
+        body = hall_xlsx(found, halls().standings(hall_id),
+                         _game_lines(hall_id, summaries, found["kind"], lang), lang, columns, groups)
         mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         body = records_zip([(game["key"], store.record(game["game_id"]))
