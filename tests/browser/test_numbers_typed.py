@@ -58,8 +58,9 @@ def test_a_score_correction_reads_the_decimal_comma_and_refuses_what_it_cannot_r
         expect(send).to_be_enabled()
         send.click()
         expect(points).to_have_value("")
-    assert [p for _, p, _ in adjustments(room)] == [0.5, -0.5, 1.5, -2]
+    # The field clears as the correction goes: the score shown is the server's answer.
     expect(gm.get_by_test_id("score-team-2")).to_have_text("\u22120,5")
+    assert [p for _, p, _ in adjustments(room)] == [0.5, -0.5, 1.5, -2]
 
     # What cannot be read is refused beside the field, never reinterpreted.
     for typed, said in (("05", "¿0,5 o 5?"), ("abc", "no es un número"), ("1.000,5", "no es un número"),

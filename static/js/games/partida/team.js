@@ -91,17 +91,27 @@ export function start() {
     return d.at > m.at || (d.at === m.at && String(d.writer) > TAB);
   }
   let draftTimer = null;
+  /* Drafts of this tab not yet answered by the server (or waiting to go): until they are,
+   * who holds the pen may still change, and the field says so (aria-busy). */
+  let sharing = 0;
+  function shared() { sharing = Math.max(0, sharing - 1); if (!sharing) bump(); }
   function shareDraft(text, now) {
-    clearTimeout(draftTimer);
+    if (draftTimer) { clearTimeout(draftTimer); sharing = Math.max(0, sharing - 1); }
+    draftTimer = null;
+    sharing += 1;
     const key = V.turn.number;
-    const go = () => conn.socket && conn.socket.connected &&
-      conn.socket.emit('draft', { for: 'write', key: key, text: text, writer: TAB }, (ack) => {
-        if (!ack || !ack.ok || typeof ack.at !== 'number') return;
+    const go = () => {
+      draftTimer = null;
+      if (!conn.socket || !conn.socket.connected) { shared(); return; }
+      conn.socket.timeout(10000).emit('draft', { for: 'write', key: key, text: text, writer: TAB }, (err, ack) => {
+        shared();
+        if (err || !ack || !ack.ok || typeof ack.at !== 'number') return;
         if (!ui.mine || ui.mine.key !== key || ack.at >= ui.mine.at) ui.mine = { key: key, at: ack.at };
         // Typed after the draft shown here from another device: the pen is this tab's.
         const p = penElsewhere();
         if (p && !later(p)) { ui.pen = null; bump(); }
       });
+    };
     if (now) go(); else draftTimer = setTimeout(go, 300);
   }
   /** This tab's own words of the turn that another device's text now covers: kept, shown
@@ -169,9 +179,9 @@ export function start() {
       ${covered ? html`<p class="kept" data-testid="write-kept">${t('write.kept', { text: covered })}</p>` : nothing}
       ${type === 'abierta'
       ? html`<textarea data-testid="write-text" maxlength="2000" placeholder=${hint} aria-label=${label} ?readonly=${!!other}
-        aria-describedby=${pen} .value=${value} @input=${typed}></textarea>`
+        aria-describedby=${pen} aria-busy=${sharing ? 'true' : 'false'} .value=${value} @input=${typed}></textarea>`
       : html`<input data-testid="write-text" maxlength="2000" placeholder=${hint} aria-label=${label} ?readonly=${!!other}
-        aria-describedby=${pen} list=${type === 'quien' ? 'authors-list' : nothing} autocomplete=${type === 'quien' ? 'off' : nothing}
+        aria-describedby=${pen} aria-busy=${sharing ? 'true' : 'false'} list=${type === 'quien' ? 'authors-list' : nothing} autocomplete=${type === 'quien' ? 'off' : nothing}
         .value=${value} @input=${typed}>`}
       ${type === 'quien' ? html`<datalist id="authors-list">${Array.from(authors).sort().map((a) => html`<option value=${a}></option>`)}</datalist>` : nothing}
       <div class="choices">${other
