@@ -72,7 +72,8 @@ export function start() {
     ${table.players ? html`<ul class="ch-seated" data-testid=${'room-seated-' + key}>${table.players.map((name) => html`<li>${name}</li>`)}</ul>` : ''}
     ${unplayed
         ? html`<p class="ch-said" data-testid=${'room-tier-' + key}><strong class="ch-head">${t('colmenahall.room.unplayed')}</strong></p>`
-        : html`<p class="ch-state" data-testid=${'room-state-' + key}>${table.players ? t('colmenahall.room.waiting') : t('colmenahall.room.to_start_one')}</p>`}
+        : table.players ? ''      // the heading says they sit there: the names get the room
+          : html`<p class="ch-state" data-testid=${'room-state-' + key}>${t('colmenahall.room.to_start_one')}</p>`}
     </div></article>`;
   }
 
