@@ -237,11 +237,6 @@ def steady(page, reading: str = LAYOUT, frames: int = 6, timeout_ms: int = 5000)
     return page.evaluate(script)
 
 
-def settle(page, ms: int = 300):
-    page.wait_for_timeout(ms)
-    time.sleep(0)
-
-
 AUTHORS = ("Kant", "Marx", "Nietzsche", "Platón", "Aristóteles", "Descartes", "Hume", "Arendt",
            "John Stuart Mill", "Simone de Beauvoir")
 

@@ -62,8 +62,9 @@ def test_the_set_up_form_from_students_to_a_game(room):
     field = gm.get_by_test_id("points-consolation")
     field.click()
     gm.keyboard.press("End")
-    gm.keyboard.type("2", delay=120)
-    gm.wait_for_timeout(700)                      # the check answered meanwhile
+    with gm.expect_response(lambda response: "/api/check-settings" in response.url
+                            and "0.52" in (response.request.post_data or "")):
+        gm.keyboard.type("2", delay=120)          # the check of 0,52 answers meanwhile
     expect(field).to_have_value("0,52")
     assert gm.evaluate("() => [document.activeElement.dataset.testid, document.activeElement.selectionStart]") \
         == ["points-consolation", 4]
