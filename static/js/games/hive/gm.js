@@ -2,10 +2,6 @@
  * screen has them (screen.js, board.js), and under them the teacher's undo and redo, an
  * end with its result and reason, the seating panel (lib/seating.js, loaded here only)
  * and the game's codes with their QR codes and the projector's link.
- *
- * Test ids: hive-gm-undo, hive-gm-redo, hive-end (hive-end-result, hive-end-reason,
- * hive-end-missing, hive-end-submit), hive-codes (hive-code-N, hive-join-code-N,
- * hive-projector-link).
  */
 import { html, nothing, drafts, keep } from '/static/js/lib/dom.js';
 import { W } from '/static/js/lib/words.js';

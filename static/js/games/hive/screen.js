@@ -1,11 +1,9 @@
-/* screen.js: what every screen of one Hive game draws, an ES module composing lib/
- * (connection, words, dom, widgets) from the views the server sends: who plays which
- * colour (and which pieces, when not the base game's alone), whose turn, a refusal, the
- * requests and offers, the board. Each audience's module starts it with what is its own:
- * seat.js a colour's phone, table.js the pair's shared tablet, gm.js the teacher's console
- * (undo and redo, the end, the seating panel, the codes), watcher.js the projector. The
- * board is board.js's; what may be sent is the `legal` list's; a refusal is the server's,
- * shown in one line with the rule's summary from the catalog (its id only in the tooltip).
+/* screen.js: what every screen of one Hive game draws (an ES module composing lib/) from
+ * the views the server sends: the sides (and the pieces, when not the base game's alone),
+ * whose turn, a refusal, the requests and offers, the board (board.js's). Each audience's
+ * module (seat.js, table.js, gm.js, watcher.js) starts it with its own part. What may be
+ * sent is the `legal` list's; a refusal is the server's, shown in one line with the rule's
+ * summary from the catalog (its id only in the tooltip).
  */
 import { html, render as draw, nothing, $ } from '/static/js/lib/dom.js';
 import { stylesheet } from '/static/js/lib/styles.js';
