@@ -20,7 +20,7 @@ import pytest
 from facilitator.games.colmena import KIND
 from facilitator.games.colmena.scoring import message_of, score
 from facilitator.i18n import catalog
-from .layout import axe
+from .layout import axe, steady
 from server import Server
 
 PHONE = {"width": 390, "height": 844}
@@ -60,6 +60,16 @@ def state(page, seq: int = -1) -> dict:
     page.wait_for_function("(s) => !!window.ColmenaScreen && !!window.ColmenaScreen.state"
                            " && window.ColmenaScreen.state.seq >= s", arg=seq)
     return page.evaluate("() => window.ColmenaScreen.state")
+
+
+#: What a board drawn whole reads once a resize is over: the window, its frame's size and
+#: the type fitted to it (the screen fits it again when the frame's size changes).
+BOARD_FITTED = """() => {
+  const frame = document.querySelector('.cc-frame.fit');
+  const grid = frame && frame.querySelector('.cc-grid');
+  return [innerWidth, innerHeight, frame ? [frame.clientWidth, frame.clientHeight] : null,
+          grid ? grid.style.fontSize : null];
+}"""
 
 
 def number(text: str) -> int:
@@ -364,7 +374,8 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
     screens.shot(phones[1], "phone-390x844-over")
     for size in PROJECTORS:
         projector.set_viewport_size(size)
-        projector.wait_for_timeout(200)
+        projector.wait_for_function("(w) => innerWidth === w.width && innerHeight === w.height", arg=size)
+        steady(projector, BOARD_FITTED)     # the board's frame resized and its type fitted again
         g = assert_whole_board(projector, f"projector {size}", no_scroll=True)
         assert g["cards"] == len(final["board"]) >= 40, g
         assert g["least"] >= PROJECTOR_TYPE[size["height"]], (size, g)

@@ -95,6 +95,7 @@ def test_a_pair_plays_on_one_shared_tablet_and_agrees_a_draw(hive_server, make_r
     status = table.get_by_test_id("hive-status")
     expect(status).to_contain_text("blancas")
     assert "White" not in status.inner_text()            # a default name is its colour (H-W4)
+    expect(table.get_by_test_id("hive-game-type")).to_have_count(0)   # the base game names no pieces
     projector = screens.page("projector", PROJECTORS[0])
     projector.goto(f"{hive_server.url}/projector/{watch}")
     expect(projector.get_by_test_id("hive-status")).to_contain_text("blancas")
@@ -301,6 +302,8 @@ def test_the_expansion_pieces_on_a_phone(hive_server, make_room, screens):
         teacher.close()
     white = screens.page("white", PHONE, mobile=True)
     white.goto(f"{hive_server.url}/j/{codes[1]}")
+    # Issue 49: the screen names the game's pieces beyond the base game's, in words.
+    expect(white.get_by_test_id("hive-game-type")).to_have_text("Con las tres: mosquito, mariquita y cochinilla")
     for kind, words in (("M", "Mosquitos"), ("L", "Mariquitas"), ("P", "Cochinillas")):
         expect(white.get_by_test_id(f"hive-hand-white-{kind}")).to_contain_text(words.rstrip("s").lower()[:5])
     expect(white.get_by_test_id("hive-hand-black-L").locator("svg .spot")).to_have_count(4)

@@ -1,11 +1,13 @@
-/* screen.js: the screens of one table of la colmena (an ES module composing lib/), drawn
- * from the views the server sends. seat.js, table.js, gm.js and watcher.js load it; the
- * page's data says which screen it is: a player's phone (`team`: its hand, the two drawn
- * to keep one, play, discard or place with the legal cells lit), the table's shared
- * tablet (`table`: the board, the discard pile, the deck, whose turn and step, the score
- * so far and the result; it names who starts and applies the talking penalty), the
- * teacher's console (`gm`: everything, acting for the active player, undo and redo, the
- * penalty, the end at the bell) or the projector (`projector`: the public view).
+/* screen.js: what every screen of one table of la colmena draws (an ES module composing
+ * lib/), from the views the server sends: the step and whose turn, the score so far and
+ * the result, the board, the hands, the two drawn to keep one, the card to place, the
+ * discard pile, the players. Each audience's module starts it with what is its own:
+ * seat.js a player's phone (its hand, the board to zoom and scroll), table.js the table's
+ * shared tablet (who starts, the talking penalty), gm.js the teacher's console (acting
+ * for the awaited seat, every hand, the devices, undo and redo, the end, the seating
+ * panel and the codes), watcher.js the projector (the public view). An audience gives
+ * `screen()` its name (the page's classes), how it joins (`auth`), its layout, and the
+ * options below; the parts it lays out are the context's (`ctx`).
  *
  * What a screen may send is its `legal` list's; where a card may go is its view's
  * `playable`; a refusal is the server's, shown in one line with the rule's summary from
@@ -18,44 +20,64 @@
  * colmena-players (colmena-player-N), colmena-hand (a phone's; colmena-hand-of-N on the
  * console) with colmena-hand-CARD (colmena-blocked-CARD: why it can go nowhere), colmena-keep-CARD, colmena-forced, colmena-end-turn,
  * colmena-extra, colmena-communicate, colmena-ask, colmena-starter-N, colmena-penalty-N,
- * colmena-confirm-yes, colmena-confirm-no, colmena-undo, colmena-redo, colmena-end-game,
- * colmena-zoom-in, colmena-zoom-out, colmena-fit, colmena-breakdown (colmena-total,
- * colmena-completed-points, colmena-bonus-points, colmena-open-points,
- * colmena-wrong-points, colmena-hand-points, colmena-completed-list), colmena-hands-gm
- * (colmena-gm-hand-N), colmena-codes (colmena-code-N, colmena-join-code-N,
- * colmena-projector-link); cards.js's for the board.
+ * colmena-confirm-yes, colmena-confirm-no, colmena-zoom-in, colmena-zoom-out, colmena-fit,
+ * colmena-breakdown (colmena-total, colmena-completed-points, colmena-bonus-points,
+ * colmena-open-points, colmena-wrong-points, colmena-hand-points, colmena-completed-list);
+ * gm.js's and cards.js's their own.
  */
 import { html, render, nothing } from '/static/js/lib/dom.js';
 import { stylesheet } from '/static/js/lib/styles.js';
 import { W, readJSON } from '/static/js/lib/words.js';
-import { connection, fetchJSON, legal as legalOf } from '/static/js/lib/connection.js';
+import { connection, legal as legalOf } from '/static/js/lib/connection.js';
 import { offlineBanner } from '/static/js/lib/widgets.js';
 import { board, card, cardName } from './cards.js';
 
-/** Draw this table's screen the page's data names (a player's phone, the table's tablet, the teacher's console or the projector) and keep it live. */
-export function start() {
+/** What an audience's module may give `screen()`, and what it is without it. */
+const PLAIN = {
+  //: The seat this screen is (a player's phone's), or null.
+  me: null,
+  //: The seat whose cards this screen plays now (view) → seat or null.
+  acting: () => null,
+  //: A seat's hand and where its cards may go, in the view this audience gets.
+  handOf: (view) => view.hand || [],
+  playableOf: (view) => view.playable || [],
+  //: What an action sent for a seat carries besides (the teacher's: the seat).
+  forSeat: () => ({}),
+  //: Whether the screen asks who starts (the tablet, the teacher).
+  starter: false,
+  //: Whether the board is drawn to zoom and scroll (a phone), and its cells' least size (px).
+  zoom: false,
+  least: 0,
+  //: Whether the final list of completed tasks opens by itself.
+  openCompleted: true,
+  //: A seat's line in the players' list: what follows it (ctx, seat) → template.
+  playerExtra: () => nothing,
+  //: The audience's own buttons under the table's controls (ctx) → [template].
+  tools: () => [],
+  //: A confirmation of the audience's own (ctx, confirm, view) → {question, yes} or null.
+  confirm: () => null,
+};
+
+/** Draw the screen of the audience `name` (a player's phone `team`, the tablet `table`, the
+ *  teacher's console `gm`, the projector `projector`) and keep it live. `own(ctx)` gives the
+ *  audience's part: `auth(page)`, `layout(view)` and any of PLAIN's options. */
+export function screen(name, own) {
   const { t, has, num, signed, plural } = W;
   const lang = W.lang;
   const page = readJSON('page', {});
-  const role = page.role || 'team';
-  /* The teacher's seating panel (lib/seating.js), loaded on the teacher's screen only: a
-   * phone carries none of it. */
-  let seatingPanel = () => nothing;
-  if (role === 'gm') import('/static/js/lib/seating.js').then((m) => { seatingPanel = m.seatingPanel; if (S) draw(); });
-  const me = role === 'team' ? page.team : null;
   const box = document.getElementById('screen');
   //: Cell sizes (CSS px) a phone's zoom steps through; the first is where it starts.
   const ZOOMS = [110, 140, 170, 80];
 
   stylesheet('/static/css/colmena.css');
-  box.classList.add('colmena-screen', 'role-' + role);
-  document.body.classList.add('colmena-page', 'colmena-' + role);
+  box.classList.add('colmena-screen', 'role-' + name);
+  document.body.classList.add('colmena-page', 'colmena-' + name);
 
   const conn = connection({ noAnswer: t('live.no_answer') });
   offlineBanner(conn);
 
   let S = null;
-  const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: role === 'team' ? 0 : -1, sending: false };
+  const ui = { selected: null, explain: null, confirm: null, ask: '', zoom: -1, sending: false };
   //: A board drawn whole gets the largest type (px) at which every card's words fit their
   //: cell, never below `least` nor above `most`.
   const TYPE = { least: 7, most: 30 };
@@ -142,15 +164,15 @@ export function start() {
     const turn = num(view.turn);
     if (a.step === 'first_task') {
       if (!a.seat) return t('colmena.status.first_task_nobody');
-      if (role === 'team' && a.seat === me) return t('colmena.mine.first_task', { name });
+      if (me && a.seat === me) return t('colmena.mine.first_task', { name });
       return t('colmena.status.first_task', { name });
     }
-    if (role === 'team' && a.seat === me) return t('colmena.mine.' + a.step, { name, turn });
+    if (me && a.seat === me) return t('colmena.mine.' + a.step, { name, turn });
     return t('colmena.status.' + a.step, { name, turn });
   }
 
   function header(view, aside) {
-    const mine = role === 'team' && !view.over && view.awaiting.seat === me;
+    const mine = !!me && !view.over && view.awaiting.seat === me;
     const facts = [
       html`<span data-testid="colmena-deck">${t('colmena.deck', { n: num(view.deck) })}</span>`,
       html`<span data-testid="colmena-discard-count">${t('colmena.discard_count', { n: num(view.discard.length) })}</span>`,
@@ -174,44 +196,16 @@ export function start() {
     return html`<ul class="cc-players" data-testid="colmena-players" aria-label=${t('colmena.players')}>${view.players.map((p) => html`
     <li class=${(view.awaiting.seat === p.seat && !view.over ? 'now' : '') + (p.seat === me ? ' me' : '')} data-testid=${'colmena-player-' + p.seat}>
       <span class="cc-pname">${p.name}</span>${p.seat === me ? html` <span class="muted">${t('colmena.this_device')}</span>` : nothing}
-      <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span>${role === 'gm' ? devices(p.seat) : nothing}</li>`)}</ul>`;
+      <span class="cc-hand-size">${plural('colmena.hand_size', p.hand)}</span>${aud.playerExtra(ctx, p.seat)}</li>`)}</ul>`;
   }
 
-  /** The teacher's list of a seat's devices, each with its "Quitar": a lost phone's seat is
-   * freed, and the next phone to join with the table's code takes its hand. */
-  function devices(seat) {
-    const ids = (S.device_ids || {})[String(seat)] || [];
-    if (!ids.length) return nothing;
-    return html`<div class="small cc-devices">${ids.map((id) => html`<span class="cc-device" data-testid=${'colmena-device-' + seat + '-' + id}><code title=${id}>${id.slice(0, 6)}</code>
-    <button type="button" class="bad small" data-testid=${'colmena-device-remove-' + id} title=${t('colmena.gm.remove_device_hint')}
-      @click=${() => { ui.confirm = { device: id, player: seat }; draw(); }}>${t('colmena.gm.remove_device')}</button></span>`)}</div>`;
-  }
-
-  /** Remove a device (the console's own request, not a game action). */
-  function removeDevice(id) {
-    ui.confirm = null;
-    fetchJSON('/console/' + page.game + '/devices/remove', { device: id }, t('live.no_answer'))
-      .then((ack) => { if (ack && ack.ok === false) explain(because(ack.error, ack.message)); draw(); });
-  }
 
   /* ---- a hand, the two drawn, the forced card ------------------------------------- */
 
-  /** The seat whose cards this screen plays: its own (a phone), the active one (the teacher). */
-  function actingSeat(view) {
-    if (role === 'team') return me;
-    if (role === 'gm') return view.awaiting.seat;
-    return null;
-  }
 
-  function playableOf(view, seat) {
-    if (role === 'gm') return (view.playable && view.playable[String(seat)]) || [];
-    return view.playable || [];
-  }
-
-  function handOf(view, seat) {
-    if (role === 'gm') return (view.hands && view.hands[String(seat)]) || [];
-    return view.hand || [];
-  }
+  const actingSeat = (view) => aud.acting(view);
+  const playableOf = (view, seat) => aud.playableOf(view, seat);
+  const handOf = (view, seat) => aud.handOf(view, seat);
 
   function cellsOf(view, seat, cardId) {
     const found = playableOf(view, seat).find((p) => p.card === cardId);
@@ -292,7 +286,7 @@ export function start() {
     if (view.over || !seat || seat !== view.awaiting.seat) return nothing;
     const out = [];
     const selected = ui.selected && ui.selected.seat === seat ? handOf(view, seat).find((c) => c.id === ui.selected.card) : null;
-    const forSeat = role === 'gm' ? { player: seat } : {};
+    const forSeat = aud.forSeat(seat);
     const communicate = legal('communicate');
     const giving = communicate ? (communicate.options.cards || []) : [];
     if (giving.length) {
@@ -330,7 +324,7 @@ export function start() {
   function tableControls(view) {
     const out = [];
     const first = legal('first_task');
-    if (first && (role === 'table' || role === 'gm')) {
+    if (first && aud.starter) {
       out.push(html`<div class="cc-starter"><p>${t('colmena.starter_question')}</p><div class="row">${(first.options.players || []).map((seat) => html`
       <button type="button" class=${first.options.starter === seat ? 'on' : ''} aria-pressed=${first.options.starter === seat ? 'true' : 'false'}
         data-testid=${'colmena-starter-' + seat} @click=${() => send({ do: 'first_task', player: seat })}>${t('colmena.starter', { name: playerName(view, seat) })}</button>`)}</div></div>`);
@@ -340,19 +334,16 @@ export function start() {
       out.push(html`<div class="cc-penalty"><p class="muted">${t('colmena.penalty_hint')}</p><div class="row">${penalty.options.players.map((seat) => html`
       <button type="button" class="bad" data-testid=${'colmena-penalty-' + seat} @click=${() => { ui.confirm = { do: 'penalty', player: seat }; draw(); }}>${t('colmena.penalty', { name: playerName(view, seat) })}</button>`)}</div></div>`);
     }
-    if (role === 'gm') {
-      const tools = [];
-      if (legal('undo')) tools.push(html`<button type="button" data-testid="colmena-undo" @click=${() => send({ do: 'undo' })}>${t('colmena.gm.undo')}</button>`);
-      if (legal('redo')) tools.push(html`<button type="button" data-testid="colmena-redo" @click=${() => send({ do: 'redo' })}>${t('colmena.gm.redo')}</button>`);
-      if (legal('end_game')) tools.push(html`<button type="button" class="bad" data-testid="colmena-end-game" @click=${() => { ui.confirm = { do: 'end_game' }; draw(); }}>${t('colmena.gm.end_game')}</button>`);
-      if (tools.length) out.push(html`<div class="row cc-gm-tools">${tools}</div>`);
-    }
+    const tools = aud.tools(ctx);
+    if (tools.length) out.push(html`<div class="row cc-gm-tools">${tools}</div>`);
     if (ui.confirm) {
       const c = ui.confirm;
-      const question = c.device ? t('colmena.gm.remove_device_confirm', { id: c.device.slice(0, 6), name: playerName(view, c.player) })
-        : c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm');
-      out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${question}</p><div class="row">
-      <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${() => (c.device ? removeDevice(c.device) : send({ ...c }))}>${t('colmena.confirm_yes')}</button>
+      const asked = aud.confirm(ctx, c, view) || {
+        question: c.do === 'penalty' ? t('colmena.penalty_confirm', { name: playerName(view, c.player) }) : t('colmena.gm.end_confirm'),
+        yes: () => send({ ...c }),
+      };
+      out.push(html`<div class="cc-confirm" role="group" aria-labelledby="cc-confirm-q"><p id="cc-confirm-q">${asked.question}</p><div class="row">
+      <button type="button" class="bad" data-testid="colmena-confirm-yes" @click=${asked.yes}>${t('colmena.confirm_yes')}</button>
       <button type="button" data-testid="colmena-confirm-no" @click=${() => { ui.confirm = null; draw(); }}>${t('colmena.confirm_no')}</button></div></div>`);
     }
     return out.length ? html`<div class="cc-table-controls">${out}</div>` : nothing;
@@ -362,14 +353,14 @@ export function start() {
 
   function onCell(view, at) {
     const a = view.awaiting;
-    if (a.step === 'place') { send({ do: 'place', at: at, ...(role === 'gm' ? { player: a.seat } : {}) }, 'board'); return; }
+    if (a.step === 'place') { send({ do: 'place', at: at, ...aud.forSeat(a.seat) }, 'board'); return; }
     const sel = ui.selected;
     if (!sel) return;
     if (a.step === 'first_task') {
-      send({ do: 'first_task', card: sel.card, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
+      send({ do: 'first_task', card: sel.card, ...aud.forSeat(sel.seat) }, 'board');
       return;
     }
-    send({ do: 'play', card: sel.card, at: at, ...(role === 'gm' ? { player: sel.seat } : {}) }, 'board');
+    send({ do: 'play', card: sel.card, at: at, ...aud.forSeat(sel.seat) }, 'board');
   }
 
   function boardPart(view) {
@@ -403,9 +394,9 @@ export function start() {
       <button type="button" data-testid="colmena-zoom-out" aria-label=${t('colmena.zoom_out')} @click=${() => { ui.zoom = ui.zoom === 3 ? 3 : ui.zoom === 0 ? 3 : ui.zoom - 1; draw(); }}>−</button>
       <button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = ui.zoom === 3 ? 0 : Math.min(2, ui.zoom + 1); draw(); }}>+</button>
       <button type="button" data-testid="colmena-fit" @click=${() => { ui.zoom = -2; draw(); }}>${t('colmena.fit')}</button></div>`
-      : role === 'team' ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
+      : aud.zoom ? html`<div class="cc-zoom row"><button type="button" data-testid="colmena-zoom-in" aria-label=${t('colmena.zoom_in')} @click=${() => { ui.zoom = 0; draw(); }}>+</button></div>` : nothing;
     return html`<section class="cc-board"><h2 class="sr-only">${t('colmena.board_title')}</h2>${ui.explain && ui.explain.board ? explainLine() : nothing}${zoom}${board(view, {
-      t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: role === 'team' || role === 'gm' ? 48 : 0,
+      t, num, plural, lang, fit: !zoomed, cell: zoomed ? ZOOMS[ui.zoom] : null, min: aud.least,
       lit, offer, what, onCell: (at) => onCell(view, at), completed: view.score.completed,
     })}</section>`;
   }
@@ -434,7 +425,7 @@ export function start() {
       ${row(t('colmena.score.hands', { n: num(handCards) }), s.hand_points, 'colmena-hand-points')}
       <tr class="total"><th scope="row">${t('colmena.score.total')}</th><td data-testid="colmena-total">${num(s.total)}</td></tr>
     </tbody></table>
-    ${s.completed.length ? html`<details class="cc-completed" ?open=${view.over && role !== 'projector'}><summary>${t('colmena.score.completed_list', { n: num(s.completed.length) })}</summary>
+    ${s.completed.length ? html`<details class="cc-completed" ?open=${view.over && aud.openCompleted}><summary>${t('colmena.score.completed_list', { n: num(s.completed.length) })}</summary>
       <ul data-testid="colmena-completed-list">${s.completed.map((c) => html`<li>${cardName(c.card && c.card.name ? c.card : cardOnBoard(view, c.at), lang)}: ${t('colmena.score.task_points', { teams: num(c.teams), n: num(c.points) })}</li>`)}</ul></details>` : nothing}
   </section>`;
   }
@@ -448,39 +439,6 @@ export function start() {
     if (!view.over || !view.result) return nothing;
     const message = view.result.message[lang] || view.result.message.es;
     return html`<p class=${'cc-result tier-' + view.result.tier} data-testid="colmena-result">${message}</p>`;
-  }
-
-  /* ---- the teacher's part: every hand ---------------------------------------------- */
-
-  function gmHands(view) {
-    return html`<section class="cc-gm-hands" data-testid="colmena-hands-gm" aria-labelledby="cc-hands-h">
-    <h2 id="cc-hands-h">${t('colmena.gm.hands')}</h2>
-    ${view.players.map((p) => html`<div class="cc-gm-hand" data-testid=${'colmena-gm-hand-' + p.seat}>
-      <h3>${p.name} <span class="muted">${plural('colmena.hand_size', p.hand)}</span></h3>${handList(view, p.seat, 'colmena-hand-of-' + p.seat)}</div>`)}
-    <p class="muted" data-testid="colmena-deck-order">${t('colmena.gm.deck_next', { n: num(view.deck_order.length) })}</p>
-  </section>`;
-  }
-
-  /* The table's codes (its tablet's and each player's, with their QR codes) and its
-   * projector, fetched once for the teacher. */
-  let codes = null;
-  function codesPart(view) {
-    if (codes === null) {
-      codes = { loading: true };
-      fetchJSON('/api/games/' + page.game + '/codes', undefined, t('live.no_answer')).then((data) => {
-        codes = data && data.teams ? data : { failed: true };
-        draw();
-      });
-    }
-    if (codes.loading) return html`<p class="muted">${t('colmena.gm.loading')}</p>`;
-    if (codes.failed) return html`<p class="muted">${t('colmena.gm.no_codes')}</p>`;
-    const label = (n) => (n === 0 ? t('colmena.gm.table_code') : n < 0 ? t('seatpick.screen_code') : playerName(view, n));
-    return html`<section class="cc-codes" data-testid="colmena-codes" aria-labelledby="cc-codes-h">
-    <h2 id="cc-codes-h">${t('colmena.gm.codes')}</h2>
-    <div class="cc-code-grid">${codes.teams.map((c) => html`<figure class="cc-code" data-testid=${'colmena-code-' + c.team}>
-      <img src=${'/qr/' + c.code + '.svg'} alt=${t('colmena.gm.qr_alt', { who: label(c.team) })} width="112" height="112" loading="lazy">
-      <figcaption><strong>${label(c.team)}</strong><br><code class="code" data-testid=${'colmena-join-code-' + c.team}>${c.code}</code></figcaption></figure>`)}</div>
-    <p><a href=${'/projector/' + codes.watch} target="_blank" rel="noopener" data-testid="colmena-projector-link">${t('colmena.gm.projector')}</a></p></section>`;
   }
 
   /* ---- the screens ---------------------------------------------------------------- */
@@ -498,32 +456,7 @@ export function start() {
     const view = S.view;
     if (ui.selected && !handOf(view, ui.selected.seat).some((c) => c.id === ui.selected.card)) ui.selected = null;
     if (ui.confirm && ui.confirm.do && !legal(ui.confirm.do)) ui.confirm = null;
-    let parts;
-    if (role === 'team') {
-      // A phone: the board first, under the step, so that a turn is played on the first
-      // screen: the two drawn, the card to place and the hand right below it, then the
-      // step's other actions.
-      parts = html`${header(view)}${result(view)}${boardPart(view)}${choosing(view)}${forced(view)}
-      <section class="cc-mine" aria-labelledby="cc-hand-h"><h2 id="cc-hand-h">${t('colmena.my_hand', { n: num(handOf(view, me).length) })}</h2>${handList(view, me, 'colmena-hand')}</section>
-      ${turnControls(view)}${players(view)}${discardPart(view)}${view.over ? breakdown(view) : nothing}`;
-    } else if (role === 'gm') {
-      parts = html`${header(view)}${result(view)}<div class="cc-gm">
-      <div class="cc-gm-main">${choosing(view)}${forced(view)}${turnControls(view)}${boardPart(view)}</div>
-      <div class="cc-gm-side">${tableControls(view)}${players(view)}${gmHands(view)}${discardPart(view)}${breakdown(view)}${seatingPanel(S, t, (n) => playerName(view, n), () => draw())}${codesPart(view)}</div></div>`;
-    } else if (role === 'table') {
-      // The table's tablet: the board first, whole; then the rest.
-      parts = html`<div class="cc-public">
-      <div class="cc-top">${header(view)}${result(view)}${tableControls(view)}</div>
-      ${boardPart(view)}
-      <div class="cc-side">${forced(view)}${players(view)}${discardPart(view)}${breakdown(view)}</div></div>`;
-    } else {
-      // The projector: the board takes the whole height and all the width but a narrow strip
-      // beside it, where the step, the score and the result go.
-      parts = html`<div class="cc-public">
-      ${boardPart(view)}
-      <div class="cc-side">${header(view, true)}${result(view)}${breakdown(view)}${question(view)}${forced(view)}${players(view)}${discardPart(view)}</div></div>`;
-    }
-    return parts;
+    return aud.layout(view);
   }
 
   /* ---- the type of a board drawn whole ------------------------------------------- */
@@ -582,10 +515,17 @@ export function start() {
     }
   }).observe(box);
 
-  const auth = role === 'gm' ? { role: 'gm', game: page.game }
-    : role === 'projector' ? { role: 'projector', watch: page.watch }
-      : { role: role, token: page.token };
-  conn.connect(auth, (state) => {
+  /* What the audience's module lays out and acts with. */
+  const ctx = {
+    page, ui, lang, legal, draw, send, explain, because, playerName, handList, header, result,
+    boardPart, choosing, forced, turnControls, tableControls, players, discardPart, breakdown,
+    question, get state() { return S; },
+  };
+  const aud = { ...PLAIN, ...own(ctx) };
+  const me = aud.me;
+  if (aud.zoom) ui.zoom = 0;
+
+  conn.connect(aud.auth(page), (state) => {
     const before = S;
     S = state;
     // A refusal's line stays until the table changes.

@@ -1,2 +1,8 @@
-/* Hive: the pair's shared tablet. screen.js draws it (the page's data names the screen), board.js the board. */
-export { start } from './screen.js';
+/* table.js: Hive on the pair's shared tablet: both colours' moves on one screen. screen.js
+ * draws it, board.js the board. */
+import { screen } from './screen.js';
+
+/** Draw the pair's tablet and keep it live. */
+export function start() {
+  screen('table', () => ({ auth: (page) => ({ role: 'table', token: page.token }) }));
+}

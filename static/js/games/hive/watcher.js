@@ -1,2 +1,16 @@
-/* Hive: the projector of one game. screen.js draws it (the page's data names the screen), board.js the board. */
-export { start } from './screen.js';
+/* watcher.js: Hive on the projector of one game: la partida's projector's dark theme and
+ * the whole screen (hiveprojector.css), whose turn told to the room. screen.js draws what
+ * every screen of the game shares, board.js the board. */
+import { W } from '/static/js/lib/words.js';
+import { screen, styles } from './screen.js';
+
+/** Draw the projector and keep it live. */
+export function start() {
+  const { t } = W;
+  styles(true);
+  document.body.classList.add('hive-projector');
+  screen('projector', () => ({
+    turn: (n) => t('hive.turn.watch', n),
+    auth: (page) => ({ role: 'projector', watch: page.watch }),
+  }));
+}
