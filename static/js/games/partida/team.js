@@ -91,19 +91,17 @@ export function start() {
     return d.at > m.at || (d.at === m.at && String(d.writer) > TAB);
   }
   let draftTimer = null;
-  /* Drafts of this tab not yet answered by the server (or waiting to go): until they are,
-   * who holds the pen may still change, and the field says so (aria-busy). */
+  // Drafts unanswered or to go: who holds the pen may still change (aria-busy says so).
   let sharing = 0;
-  function shared() { sharing = Math.max(0, sharing - 1); if (!sharing) bump(); }
+  const shared = () => { if (!--sharing) bump(); };
   function shareDraft(text, now) {
-    if (draftTimer) { clearTimeout(draftTimer); sharing = Math.max(0, sharing - 1); }
-    draftTimer = null;
-    sharing += 1;
+    if (draftTimer) { clearTimeout(draftTimer); sharing--; }
+    sharing++;
     const key = V.turn.number;
     const go = () => {
       draftTimer = null;
-      if (!conn.socket || !conn.socket.connected) { shared(); return; }
-      conn.socket.timeout(10000).emit('draft', { for: 'write', key: key, text: text, writer: TAB }, (err, ack) => {
+      if (!conn.socket || !conn.socket.connected) return shared();
+      conn.socket.timeout(1e4).emit('draft', { for: 'write', key: key, text: text, writer: TAB }, (err, ack) => {
         shared();
         if (err || !ack || !ack.ok || typeof ack.at !== 'number') return;
         if (!ui.mine || ui.mine.key !== key || ack.at >= ui.mine.at) ui.mine = { key: key, at: ack.at };
