@@ -47,15 +47,21 @@ class Level:
     depth: int
     seconds: float
     slips: int = 0
+    #: Whether its evaluation counts the threats on a nearly closed queen ring (``evaluate``).
+    threats: bool = True
     #: Whether another engine, named by the server's operator, chooses the moves (H-G9);
     #: the depth and seconds above are its time and, should it fail, the fallback's.
     external: bool = False
 
 
 #: The levels, weakest first: their names are what the settings and the screens say.
+#: Their strength is their depth and evaluation, the same on any machine; the seconds
+#: only cap a search (a loaded machine may cut the deepest level's short). ``strong``
+#: looks deeper than ``club`` with a plainer evaluation, so that ``strongest``, deeper
+#: again with the whole evaluation, stays clearly above it.
 LEVELS = {"beginner": Level(1, 0.5, 20), "casual": Level(1, 0.5, 5),
-          "club": Level(2, 1.0), "strong": Level(3, 1.0), "strongest": Level(4, 1.0),
-          "engine": Level(MAX_DEPTH, 1.0, external=True)}
+          "club": Level(2, 1.0), "strong": Level(3, 1.0, threats=False),
+          "strongest": Level(4, 1.0), "engine": Level(MAX_DEPTH, 1.0, external=True)}
 DEFAULT_LEVEL = "club"
 
 
@@ -83,8 +89,10 @@ class _OutOfTime(Exception):
     pass
 
 
-def evaluate(board: Board) -> int:
-    """The position's worth for the side to move (higher is better; wins are ±WIN)."""
+def evaluate(board: Board, threats: bool = True) -> int:
+    """The position's worth for the side to move (higher is better; wins are ±WIN);
+    ``threats``: whether it counts the cells of a nearly closed queen ring the
+    opponent could fill next (the costliest part, left out at some levels)."""
     me = board.colour
     state = board.state
     if state == DRAW:
@@ -98,8 +106,9 @@ def evaluate(board: Board) -> int:
         queen = pos[QUEEN[colour]]
         if queen is not None:
             score += sign * RING_PRESSURE[sum(1 for s in RING_STEPS if queen + s in stacks)]
-    for colour, sign in ((1 - me, 1), (me, -1)):
-        score += sign * _threats(board, colour)
+    if threats:
+        for colour, sign in ((1 - me, 1), (me, -1)):
+            score += sign * _threats(board, colour)
     pinned = board.pinned()
     for colour, sign in ((me, 1), (1 - me, -1)):
         if pos[QUEEN[colour]] is None:
@@ -212,6 +221,9 @@ def _ordered(board: Board, moves: list[tuple[int, int]], first=None) -> list[tup
     return sorted(moves, key=lambda move: -1000 if move == first else guess(move))
 
 
+#: Late move reductions: from this many plies above the leaves, the moves after the
+#: first LATE_MOVE are searched a ply shallower first.
+LATE_DEPTH, LATE_MOVE = 3, 4
 #: What a transposition-table entry's value is: exact, at least, at most.
 EXACT, LOWER, UPPER = 0, 1, 2
 #: Above this a value is a win found by the search (WIN less the plies to it).
@@ -253,8 +265,10 @@ class Search:
     """
 
     def __init__(self, board: Board, deadline: float | None = None,
-                 seen: frozenset = frozenset()):
+                 seen: frozenset = frozenset(), threats: bool = True):
         self.board = board
+        #: Whether the evaluation counts threats (``evaluate``).
+        self.threats = threats
         self.deadline = deadline
         self.nodes = 0
         #: The positions the game has been in: going back to one is worth less (below).
@@ -310,7 +324,7 @@ class Search:
         """``evaluate`` of the board, once per position."""
         value = self.evaluations.get(key)
         if value is None:
-            value = self.evaluations[key] = evaluate(self.board)
+            value = self.evaluations[key] = evaluate(self.board, self.threats)
         return value
 
     def ordered(self, moves, first, ply: int):
@@ -360,7 +374,13 @@ class Search:
             if n == 0:
                 value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             else:
-                value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                # A late move, three plies or more from the leaves, is first searched a
+                # ply shallower: the ordering expects it to fail low, and a move that
+                # does not is searched again at its full depth.
+                late = depth >= LATE_DEPTH and n >= LATE_MOVE
+                value = -self.negamax(depth - 1 - late, -alpha - 1, -alpha, ply + 1)
+                if late and value > alpha:
+                    value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:
                     value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             self.unplay()
@@ -437,8 +457,8 @@ def _seen(board: Board) -> frozenset:
     return frozenset(keys)
 
 
-def search(board: Board, depth: int | None = None,
-           time_limit: float | None = None) -> tuple[tuple[int, int], int, int]:
+def search(board: Board, depth: int | None = None, time_limit: float | None = None,
+           threats: bool = True) -> tuple[tuple[int, int], int, int]:
     """(best move, its value, depth reached) on a copy of ``board``.
 
     The search deepens from 1 up to ``depth`` (DEFAULT_DEPTH, or MAX_DEPTH with a time
@@ -458,7 +478,7 @@ def search(board: Board, depth: int | None = None,
     if depth is None:
         depth = DEFAULT_DEPTH if time_limit is None else MAX_DEPTH
     top = max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
-    searching = Search(work, deadline, seen)
+    searching = Search(work, deadline, seen, threats)
     try:
         # Depth 1 within the time too: the best of the moves looked at by then.
         move, value = searching.root(1, partial=True)
@@ -501,7 +521,7 @@ def level_move(board: Board, level: Level, rng: random.Random):
     if not level.slips:
         # The search stops short of the level's seconds: copying the board, ordering the
         # moves and answering take the rest.
-        return search(board, level.depth, level.seconds * SEARCH_SHARE)[0]
+        return search(board, level.depth, level.seconds * SEARCH_SHARE, level.threats)[0]
     if board.over:
         raise ValueError("The game is over.")
     work = board.copy()
