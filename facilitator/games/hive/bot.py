@@ -4,12 +4,15 @@ The evaluation, from the side to move's point of view, weighs what decides
 a game of Hive: how closely each Queen Bee is surrounded (occupied cells
 around it, counted more steeply as the ring closes) and how many pieces each
 side can still move (a piece pinned by the one-hive rule or covered by a
-beetle is worth less). Moves are searched best-guess first: moves onto the
-opponent's queen ring, then moves off one's own, then the rest.
+beetle is worth less). Moves are searched best-guess first: the best move a
+shallower search found, moves that refuted others, moves onto the opponent's
+queen ring, then moves off one's own, then the rest; a transposition table
+(on a hash kept up to date move by move) answers a position met again.
 
 ``best_move(board_or_match, depth=None, time_limit=None)`` is what the UHP
-engine and the live layer call; with a time limit the search deepens one ply
-at a time and answers with the deepest search that finished.
+engine calls, ``level_move`` what the live layer calls; the search deepens one
+ply at a time and, with a time limit, answers with the deepest search that
+finished (or what a search cut short had proved).
 
 >>> from .rules import load
 >>> best_move(load("Base;InProgress;White[2];wS1;bS1 wS1-"), depth=1) != ""
@@ -61,7 +64,7 @@ class Level:
 #: again with the whole evaluation, stays clearly above it.
 LEVELS = {"beginner": Level(1, 0.5, 20), "casual": Level(1, 0.5, 5),
           "club": Level(2, 1.0), "strong": Level(3, 1.0, threats=False),
-          "strongest": Level(4, 1.0), "engine": Level(MAX_DEPTH, 1.0, external=True)}
+          "strongest": Level(4, 1.0), "engine": Level(4, 1.0, external=True)}
 DEFAULT_LEVEL = "club"
 
 
@@ -231,8 +234,8 @@ WON = WIN - 1000
 # Each piece's hash code: its colour and kind (two spiders are interchangeable, as in
 # ``Board.key``).
 CODE = tuple(COLOUR[p] * 16 + "QSBGAMLP".index(KIND[p]) for p in range(2 * PER_COLOUR))
-# Hashed in when Black is to move.
-BLACK_TO_MOVE = hash(("side", 1))
+# Hashed in when Black is to move (no piece's code is negative).
+BLACK_TO_MOVE = hash((-1, 0, 0))
 
 
 def position_hash(board: Board) -> int:
@@ -275,7 +278,6 @@ class Search:
         self.seen = seen
         self.hash = position_hash(board)
         self._hashes: list[int] = []
-        self._root_ply = board.ply
         self._pillbug = "P" in board.expansions
         self.table: dict[int, tuple[int, int, int, tuple[int, int] | None]] = {}
         self.evaluations: dict[int, int] = {}
@@ -318,7 +320,7 @@ class Search:
         if not self._pillbug:
             return self.hash
         last = self.board.last_piece()
-        return self.hash ^ hash(("frozen", -1 if last < 0 else self.board.pos[last]))
+        return self.hash ^ hash((-2, -1 if last < 0 else self.board.pos[last], 0))
 
     def evaluate(self, key: int) -> int:
         """``evaluate`` of the board, once per position."""
