@@ -12,9 +12,10 @@ plays the bot against a uniformly random player (colours alternating, a game not
 within the ply cap counts as not won) and prints wins, draws and losses and the bot's
 seconds per move. The target: at least 95 wins in 100 games.
 
-``python bench/hive.py --ladder [--games 10] [--top strongest] [--game-type Base+MLP]`` plays
-each level against the one below it (the weakest against random moves), colours
-alternating, and prints the ladder: each pair's wins, draws and losses for the stronger,
+``python bench/hive.py --ladder [--games 10] [--top strongest] [--game-type Base+MLP]
+[--opening 4]`` plays each level against the one below it (the weakest against random
+moves) in pairs of games that open with the same random plies (four unless told), each
+level with each colour, and prints the ladder: each pair's wins, draws and losses for the stronger,
 its score, an Elo estimate per level (random moves at 0, each step the difference its
 score gives), and the longest a move took at each level against the level's seconds.
 The targets: each level wins at least 70 % of its games against the one below, and no
@@ -104,17 +105,19 @@ def elo_step(score: float, games: int) -> float:
 
 
 def bench_ladder(games: int, top: str, seed: int, max_plies: int, game_type: str,
-                 bottom: str | None = None) -> bool:
+                 bottom: str | None = None, opening: int = 0) -> bool:
     """Print the ladder of the levels up to ``top`` (from ``bottom`` against the level
     below it; from random moves when None); whether every target is met. The Elo column
-    starts at the first rung's lower player."""
+    starts at the first rung's lower player. Games go in pairs: the same ``opening``
+    random plies, then each level with each colour."""
     levels = [n for n, level in bot.LEVELS.items() if not level.external]
     rungs = [None] + levels[:levels.index(top) + 1]
     if bottom is not None:
         rungs = rungs[levels.index(bottom):]
     expansions = parse_game_type(game_type)
     ok, elo = True, 0.0
-    print(f"{game_type}, {games} games a pair, seed {seed}, cap {max_plies} plies")
+    print(f"{game_type}, {games} games a pair, seed {seed}, {opening} random opening plies, "
+          f"cap {max_plies} plies")
     print(f"{'level':>10} {'against':>10} {'W':>3} {'D':>3} {'L':>3} {'wins':>6} {'score':>6} "
           f"{'Elo':>6} {'longest move':>13} {'budget':>7}")
     for lower, upper in zip(rungs, rungs[1:]):
@@ -123,7 +126,7 @@ def bench_ladder(games: int, top: str, seed: int, max_plies: int, game_type: str
         for game in range(games):
             mine = game % 2
             pair = (upper, lower) if mine == 0 else (lower, upper)
-            played = bot.play_levels(pair, seed + game, expansions, max_plies)
+            played = bot.play_levels(pair, seed + game // 2, expansions, max_plies, opening)
             longest = max(longest, played["longest"][mine])
             if played["result"] == "draw":
                 draws += 1
@@ -160,6 +163,8 @@ def main(argv=None) -> int:
     parser.add_argument("--bottom", default=None, choices=list(bot.LEVELS)[:-1],
                         help="the weakest level the ladder plays, against the one below it "
                              "(default: the beginner against random moves)")
+    parser.add_argument("--opening", type=int, default=4,
+                        help="the ladder's random plies at the start of each pair of games")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--bot-depth", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2024)
@@ -168,7 +173,7 @@ def main(argv=None) -> int:
     if args.ladder:
         games = 10 if args.games == 100 else args.games
         ok = bench_ladder(games, args.top, args.seed, min(args.max_plies, 200),
-                          (args.game_type or ["Base"])[0], args.bottom)
+                          (args.game_type or ["Base"])[0], args.bottom, args.opening)
     elif args.bot:
         ok = bench_bot(args.games, args.bot_depth, args.seed, args.max_plies)
     else:

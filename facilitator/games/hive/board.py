@@ -398,30 +398,36 @@ class Board:
         if len(stacks) < 3:
             self._pins = set()
             return self._pins
-        disc: dict[int, int] = {}
-        low: dict[int, int] = {}
+        # Depth first without recursion (a call per cell costs more than the walk):
+        # each entry is a cell, its parent and what is left of its occupied neighbours.
+        steps = RING_STEPS
+        root = next(iter(stacks))
+        disc = {root: 0}
+        low = {root: 0}
         found: set[int] = set()
-
-        def visit(u: int, parent: int | None) -> None:
-            disc[u] = low[u] = len(disc)
-            children = 0
-            for s in RING_STEPS:
-                v = u + s
-                if v not in stacks:
-                    continue
+        children = 0
+        todo = [(root, None, iter([root + s for s in steps if root + s in stacks]))]
+        while todo:
+            u, parent, rest = todo[-1]
+            for v in rest:
                 if v not in disc:
-                    children += 1
-                    visit(v, u)
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                    if parent is not None and low[v] >= disc[u]:
-                        found.add(u)
-                elif v != parent and disc[v] < low[u]:
+                    disc[v] = low[v] = len(disc)
+                    todo.append((v, u, iter([v + s for s in steps if v + s in stacks])))
+                    break
+                if v != parent and disc[v] < low[u]:
                     low[u] = disc[v]
-            if parent is None and children > 1:
-                found.add(u)
-
-        visit(next(iter(stacks)), None)
+            else:
+                todo.pop()
+                if parent is None:
+                    continue
+                if low[u] < low[parent]:
+                    low[parent] = low[u]
+                if parent == root:
+                    children += 1
+                elif low[u] >= disc[parent]:
+                    found.add(parent)
+        if children > 1:
+            found.add(root)
         self._pins = found
         return found
 
