@@ -337,6 +337,7 @@ def test_the_expansion_pieces_on_a_phone(hive_server, make_room, screens):
 #: background, the smallest piece name on a board as drawn (its font times the SVG's scale),
 #: and each box of ``cut`` whose content overflows it.
 PROJECTOR_MEASURES = """(cut) => {
+  const LABEL_MARGIN = 2;
   const d = document.scrollingElement;
   const letters = Array.from(document.querySelectorAll('.hive-svg text.letter')).map((el) =>
     el.getScreenCTM().a * parseFloat(getComputedStyle(el).fontSize));
@@ -349,7 +350,21 @@ PROJECTOR_MEASURES = """(cut) => {
     const r = el.getBoundingClientRect();
     if (r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) over.push([(el.innerText || '').slice(0, 40), 'outside', r.right, r.bottom]);
   }
-  return { sh: d.scrollHeight, sw: d.scrollWidth, h: innerHeight, w: innerWidth, letters: letters,
+  // Each piece's name inside its hexagon, LABEL_MARGIN board units from every edge: the
+  // corners of the label's box tested against the six sides of its tile.
+  const touching = [];
+  for (const el of document.querySelectorAll('.hive-svg .hive-stack text.letter')) {
+    const b = el.getBBox();
+    const tile = el.parentNode.querySelector('polygon.tile');
+    const p = tile.points.getItem(0);
+    const r = Math.hypot(p.x, p.y);
+    const room = ([x, y]) => Math.min(r * Math.sqrt(3) / 2 - Math.abs(x),
+                                      (r - Math.abs(y) - Math.abs(x) / Math.sqrt(3)) * Math.sqrt(3) / 2);
+    const least = Math.min(...[[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+                               [b.x + b.width, b.y + b.height]].map(room));
+    if (least < LABEL_MARGIN) touching.push([el.textContent, +least.toFixed(2)]);
+  }
+  return { sh: d.scrollHeight, sw: d.scrollWidth, h: innerHeight, w: innerWidth, letters: letters, touching: touching,
            background: getComputedStyle(document.body).backgroundColor, cut: over };
 }"""
 
@@ -366,7 +381,8 @@ def partida_background(room) -> str:
 
 def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
     """Nothing scrolls either way, nothing in ``cut`` is cut, the dark theme, axe-clean;
-    at 720p every piece's name on a board at least 12 px. Returns the measures."""
+    at 720p every piece's name on a board at least 12 px; every piece's name inside its
+    hexagon, two board units from each edge. Returns the measures."""
     page.set_viewport_size(viewport)
     steady(page)
     found = page.evaluate(PROJECTOR_MEASURES, cut)
@@ -375,6 +391,7 @@ def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
     assert found["background"] == dark, found["background"]
     if viewport["height"] == 720:
         assert found["letters"] and min(found["letters"]) >= 12, found["letters"]
+    assert found["touching"] == [], ("labels too near their hexagon's edge", viewport, found["touching"])
     axe_clean(page, f"projector {viewport}")
     return found
 
