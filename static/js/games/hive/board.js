@@ -132,9 +132,11 @@ function board(container, mem) {
   const play = (d) => { mem.picked = null; if (o.onPlay) o.onPlay(d.move); };
 
   const width = Math.max(mem.w, 100), height = Math.max(mem.h, 100);
-  // An empty board is fitted around its first cell, and what is lit on it.
+  // An empty board is fitted around its first cell, and what is lit on it; the last
+  // move's origin (its ring drawn where the piece left) is kept in the frame too.
   const placed = view.stacks.length ? view.stacks : [{ q: 0, r: 0 }];
-  if (!mem.moved) Object.assign(mem, fit(placed.concat(lit), width, height, o.mini));
+  const left = view.last_move && view.last_move.from ? [view.last_move.from] : [];
+  if (!mem.moved) Object.assign(mem, fit(placed.concat(lit, left), width, height, o.mini, o.limits));
 
   const below = new Map();              // q,r -> the pieces under the top one
   for (const p of view.pieces) {
