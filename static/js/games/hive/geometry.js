@@ -39,12 +39,10 @@ export function bounds(cells) {
 /** The pan and zoom {scale, x, y} that centre `cells` in a frame `width` × `height`
  *  (CSS pixels). A board that may be played never draws a tile smaller than a finger
  *  (it may then need panning); a `mini` board (the hall's projector) shrinks further.
- *  `limits` ({least, tile}), when given, bound the scale instead (a game's projector:
- *  nobody plays on it, so a few pieces fill its room, a tile at most `tile` of the
- *  frame's shorter side, and a long game shrinks to be seen whole, down to `least`). */
+ *  `limits` {least, tile}: a projector's (no one plays on it), a tile at most `tile` of the frame. */
 export function fit(cells, width, height, mini, limits) {
   const b = bounds(cells);
-  // A mini board or a projector's is never played on: no room kept round it for the cells a piece may go to.
+  // Never played on: no room kept round it for the cells a piece may go to.
   if (mini || limits) { const m = W3 * R; b.x0 += m; b.x1 -= m; b.y0 += m; b.y1 -= m; }
   let scale = Math.min(width / (b.x1 - b.x0), height / (b.y1 - b.y0));
   const least = limits ? limits.least : mini ? ZOOM.least : MIN_TARGET / (W3 * (R - 3));   // the drawn tile, not the cell
