@@ -14,7 +14,8 @@ const { t, num } = W;
  * when picked, else as a line, so the list never repeats what the tiles say. A class too
  * large for its standings to stand beside the boards at the back row's size (sixteen at
  * 720 lines under the door) gets the band layout: the boards in one row on top, the
- * standings under them in two tables side by side, the other boards' lines beside those. */
+ * standings under them in two tables side by side, the other boards' lines beside those.
+ * With no board picked the standings stay beside the lines, in smaller type if they must. */
 function watcher(box, page, conn) {
   document.body.classList.add('hive-projector');
   box.classList.add('hive-screen', 'role-hall-watcher');
@@ -90,9 +91,12 @@ function watcher(box, page, conn) {
       const main = box.querySelector('.hh-main');
       const rest = box.querySelector('.hive-hall-rest');
       const page = document.scrollingElement;
+      const wide = () => over(rest) || over(page) || over(main);
       main.style.setProperty('--fit-list', '0.3');     // the standings first, the words the least
-      shrink(main, '--fit', MOST, FLOOR, () => over(rest) || over(page) || over(main) || cramped(main));
-      if (layout || !(over(rest) || over(page) || over(main))) {
+      shrink(main, '--fit', MOST, FLOOR, () => wide() || cramped(main));
+      // The band layout only for tiles: with none, the lines beside the standings keep the height.
+      if (layout || !wide() || !main.querySelector('.hive-mini')) {
+        if (wide()) shrink(main, '--fit', FLOOR, 0.3, wide);     // smaller type rather than cut
         shrink(main, '--fit-list', 1, 0.3, () => spills(main) || squeezed(main));
         return;
       }
