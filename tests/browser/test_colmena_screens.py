@@ -157,6 +157,30 @@ def click_and_wait(page, testid: str, watch, seq: int) -> int:
     return state(watch, seq + 1)["seq"]
 
 
+def names_whole(page, what: str) -> None:
+    """Every card's name on a zoomed board written whole: nothing past its box (scroll
+    sizes against client sizes, the name's own and its card face's), its lines within its
+    card, its type at least 12 px."""
+    found = page.evaluate("""() => {
+      const frame = document.querySelector('.cc-frame.zoomed');
+      if (!frame) return { zoomed: false };
+      const out = [];
+      for (const name of frame.querySelectorAll('.cc-card .cc-name')) {
+        const face = name.closest('.cc-face'), cell = name.closest('.cc-cell');
+        const n = name.getBoundingClientRect(), f = face.getBoundingClientRect(), c = cell.getBoundingClientRect();
+        const size = parseFloat(getComputedStyle(name).fontSize);
+        if (name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5
+            || face.scrollWidth > face.clientWidth + 0.5 || face.scrollHeight > face.clientHeight + 0.5
+            || n.bottom > f.bottom + 0.5 || n.right > f.right + 0.5 || f.bottom > c.bottom + 0.5 || size < 12) {
+          out.push([name.textContent, size, name.scrollWidth, name.clientWidth, name.scrollHeight, name.clientHeight,
+                    face.scrollHeight, face.clientHeight]);
+        }
+      }
+      return { zoomed: true, cut: out, names: frame.querySelectorAll('.cc-card .cc-name').length };
+    }""")
+    assert found["zoomed"] and found["names"] and found["cut"] == [], (what, found)
+
+
 def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, make_room, screens):
     from playwright.sync_api import expect
     server = colmena_server
@@ -327,11 +351,21 @@ def test_a_whole_game_of_two_through_two_phones_and_the_tablet(colmena_server, m
             seq = click_and_wait(phone, f"colmena-cell-{x}_{y}", table, seq)
             continue
         if not seen["zoom"] and len(view["board"]) >= 12:
-            # A phone's board: zoom in, out, and the whole board; then back.
+            # A phone's board: zoom in, out, and the whole board; then back. At each zoom
+            # every card's whole name is written in its cell, at 12 px or more.
             frame = phone.get_by_test_id("colmena-board")
             before = frame.evaluate("(el) => el.getBoundingClientRect().width")
+            names_whole(phone, "zoom 110")
             phone.get_by_test_id("colmena-zoom-in").click()
             assert frame.evaluate("(el) => el.getBoundingClientRect().width") > before
+            names_whole(phone, "zoom 140")
+            phone.get_by_test_id("colmena-zoom-in").click()
+            names_whole(phone, "zoom 170")
+            screens.shot(phone, "phone-390x844-zoom-170", full_page=False)
+            for _ in range(3):
+                phone.get_by_test_id("colmena-zoom-out").click()
+            names_whole(phone, "zoom 80")
+            screens.shot(phone, "phone-390x844-zoom-80", full_page=False)
             phone.get_by_test_id("colmena-fit").click()
             screens.shot(phone, "phone-390x844-whole-board", full_page=False)
             phone.get_by_test_id("colmena-zoom-in").click()

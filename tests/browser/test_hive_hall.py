@@ -99,9 +99,17 @@ def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server,
 ROUND_2_MOVES = ["wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-"]
 
 
-def hall_in_round_2(hive_server, room):
-    """A hall of eight in round 2: round 1 ended from the consoles, boards 2.1 and 2.2 under
-    way, 2.3 and 2.4 over, three of them picked for the projector. Its id and watch link."""
+EIGHT = ["Ana Belén Fernández", "Bautista Quiroga", "Carla Domínguez", "Daniela Ibarra",
+         "Esteban Martínez", "Florencia Salgado", "Gonzalo Etchegaray", "Horacio Villanueva"]
+#: Sixteen players, a large class: the eight and eight more with names as long.
+SIXTEEN = EIGHT + ["Ignacio Benavídez", "Julieta Arrieta", "Karina Olmedo", "Lautaro Sepúlveda",
+                   "Mercedes Irigoyen", "Nicolás Larrañaga", "Octavio Zubizarreta", "Paula Echeverría"]
+
+
+def hall_in_round_2(hive_server, room, players=EIGHT, picks=("2.1", "2.2", "2.3")):
+    """A hall of ``players`` in round 2: round 1 ended from the consoles, boards 2.1 and 2.2
+    under way, 2.3 and 2.4 over, the rest not begun, ``picks`` picked for the projector.
+    Its id and watch link."""
     from playwright.sync_api import expect
 
     from .layout import GM
@@ -109,8 +117,7 @@ def hall_in_round_2(hive_server, room):
     url = hive_server.url
     answer = gm.context.request.post(f"{url}/console/halls", data={
         "kind": "hive", "name": "Torneo de la tarde", "seed": 3, "settings": {},
-        "players": "Ana Belén Fernández\nBautista Quiroga\nCarla Domínguez\nDaniela Ibarra\n"
-                   "Esteban Martínez\nFlorencia Salgado\nGonzalo Etchegaray\nHoracio Villanueva\n"}).json()
+        "players": "\n".join(players) + "\n"}).json()
     assert answer["ok"], answer
     hall_id = answer["hall_id"]
 
@@ -123,7 +130,7 @@ def hall_in_round_2(hive_server, room):
                 teacher.close()
 
     games = gm.context.request.get(f"{url}/console/halls/{hall_id}.json").json()["games"]
-    ended(games, ["white", "black", "draw", "white"])
+    ended(games, ["white", "black", "draw", "white"] * (len(games) // 4 + 1))
     gm.goto(f"{url}/console/halls/{hall_id}")
     gm.get_by_test_id("hall-next-round").click()
     expect(gm.get_by_test_id("hall-round")).to_contain_text("Ronda 2")
@@ -136,11 +143,11 @@ def hall_in_round_2(hive_server, room):
                 teacher.act("move", move=move)
         finally:
             teacher.close()
-    ended(games[2:], ["black", "draw"])
-    for key in ("2.1", "2.2", "2.3"):
+    ended(games[2:4], ["black", "draw"])
+    for key in picks:
         gm.get_by_test_id(f"hall-pick-{key}").check()
     gm.get_by_test_id("hall-show").click()
-    expect(gm.get_by_test_id("hall-said")).to_contain_text("3")
+    expect(gm.get_by_test_id("hall-said")).to_contain_text(str(len(picks)))
     return hall_id, gm.get_by_test_id("hall-projector-link").get_attribute("href")
 
 
@@ -180,3 +187,32 @@ def test_the_hall_projector_and_the_teacher_s_phone_in_round_2(hive_server, make
     axe_found = axe(phone)
     assert axe_found == [], ("teacher's phone", axe_found)
     screens.shot(phone, "teacher-phone-390x844")
+
+
+def test_sixteen_players_in_round_2_with_four_boards_on_the_projector(hive_server, make_room, screens):
+    """Issue 47: a large class (sixteen players) in round 2 with four boards picked, at
+    1280×720 and 1920×1080: no scroll, nothing cut, the standings' place, name, points and
+    Buchholz at least 28 px at 720 lines (42 at 1080), every board a board, axe-clean."""
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    room.gm.set_viewport_size(CONSOLE)
+    _hall_id, watch = hall_in_round_2(hive_server, room, SIXTEEN, ("2.1", "2.2", "2.3", "2.4"))
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(watch)
+    expect(projector.locator("[data-testid^=hall-live-]")).to_have_count(4)
+    expect(projector.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(16)
+    expect(projector.get_by_test_id("hall-pairings").locator("li")).to_have_count(4)
+    dark = partida_background(room)
+    for viewport in PROJECTORS:
+        found = check_projector(projector, viewport, dark, STANDINGS_AND_TILES)
+        assert len(found["letters"]) == 7, found["letters"]           # 2.1's four, 2.2's three
+        least = 28 * viewport["height"] / 720
+        sizes = projector.evaluate("""() => Array.from(document.querySelectorAll(
+          '[data-testid=hall-standings] td'), (el) => parseFloat(getComputedStyle(el).fontSize))""")
+        assert len(sizes) == 16 * 4 and min(sizes) >= least, (viewport, min(sizes))
+        # Every picked board stays a board (the band layout's row over the standings): at
+        # least a fourteenth of the screen's height, its pieces' names 12 px (check_projector).
+        heights = projector.evaluate("""() => Array.from(document.querySelectorAll('.hive-mini-board'),
+          (el) => el.getBoundingClientRect().height)""")
+        assert len(heights) == 4 and min(heights) >= viewport["height"] / 14, (viewport, heights)
+        screens.shot(projector, f"sixteen-{viewport['width']}x{viewport['height']}", full_page=False)

@@ -42,6 +42,17 @@ def new_game(room, name: str, settings: dict | None = None) -> tuple[int, dict, 
     return answer["game_id"], {c["team"]: c["code"] for c in codes["teams"]}, codes["watch"]
 
 
+def teacher_plays(room, game_id: int, played) -> None:
+    """The teacher plays ``played`` on the game from the console's own client."""
+    from .layout import GM
+    teacher = GM(room, game_id)
+    try:
+        for move in played:
+            teacher.act("move", move=move)
+    finally:
+        teacher.close()
+
+
 def moves(page) -> list[str]:
     """The move list as the page writes it: "blancas: wG1" → "wG1"."""
     items = page.get_by_test_id("hive-moves").locator("li").all_inner_texts()
@@ -260,7 +271,6 @@ def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
     import sys
     from pathlib import Path
 
-    from .layout import GM
     from playwright.sync_api import expect
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "hive"))
     from hive_cases import read_pgn, recordings
@@ -268,12 +278,7 @@ def test_a_side_with_no_move_sees_only_pass(hive_server, make_room, screens):
     before = played[:played.index("pass")]
     room = make_room(hive_server)
     game_id, codes, _watch = new_game(room, "Hive sin jugada")
-    teacher = GM(room, game_id)
-    try:
-        for move in before:
-            teacher.act("move", move=move)
-    finally:
-        teacher.close()
+    teacher_plays(room, game_id, before)
     black = screens.page("black", PHONE, mobile=True)
     black.goto(f"{hive_server.url}/j/{codes[2]}")
     expect(black.get_by_test_id("hive-status")).to_contain_text("pasar")
@@ -337,6 +342,7 @@ def test_the_expansion_pieces_on_a_phone(hive_server, make_room, screens):
 #: background, the smallest piece name on a board as drawn (its font times the SVG's scale),
 #: and each box of ``cut`` whose content overflows it.
 PROJECTOR_MEASURES = """(cut) => {
+  const LABEL_MARGIN = 2;
   const d = document.scrollingElement;
   const letters = Array.from(document.querySelectorAll('.hive-svg text.letter')).map((el) =>
     el.getScreenCTM().a * parseFloat(getComputedStyle(el).fontSize));
@@ -349,7 +355,21 @@ PROJECTOR_MEASURES = """(cut) => {
     const r = el.getBoundingClientRect();
     if (r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) over.push([(el.innerText || '').slice(0, 40), 'outside', r.right, r.bottom]);
   }
-  return { sh: d.scrollHeight, sw: d.scrollWidth, h: innerHeight, w: innerWidth, letters: letters,
+  // Each piece's name inside its hexagon, LABEL_MARGIN board units from every edge: the
+  // corners of the label's box tested against the six sides of its tile.
+  const touching = [];
+  for (const el of document.querySelectorAll('.hive-svg .hive-stack text.letter')) {
+    const b = el.getBBox();
+    const tile = el.parentNode.querySelector('polygon.tile');
+    const p = tile.points.getItem(0);
+    const r = Math.hypot(p.x, p.y);
+    const room = ([x, y]) => Math.min(r * Math.sqrt(3) / 2 - Math.abs(x),
+                                      (r - Math.abs(y) - Math.abs(x) / Math.sqrt(3)) * Math.sqrt(3) / 2);
+    const least = Math.min(...[[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+                               [b.x + b.width, b.y + b.height]].map(room));
+    if (least < LABEL_MARGIN) touching.push([el.textContent, +least.toFixed(2)]);
+  }
+  return { sh: d.scrollHeight, sw: d.scrollWidth, h: innerHeight, w: innerWidth, letters: letters, touching: touching,
            background: getComputedStyle(document.body).backgroundColor, cut: over };
 }"""
 
@@ -366,7 +386,8 @@ def partida_background(room) -> str:
 
 def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
     """Nothing scrolls either way, nothing in ``cut`` is cut, the dark theme, axe-clean;
-    at 720p every piece's name on a board at least 12 px. Returns the measures."""
+    at 720p every piece's name on a board at least 12 px; every piece's name inside its
+    hexagon, two board units from each edge. Returns the measures."""
     page.set_viewport_size(viewport)
     steady(page)
     found = page.evaluate(PROJECTOR_MEASURES, cut)
@@ -375,6 +396,7 @@ def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
     assert found["background"] == dark, found["background"]
     if viewport["height"] == 720:
         assert found["letters"] and min(found["letters"]) >= 12, found["letters"]
+    assert found["touching"] == [], ("labels too near their hexagon's edge", viewport, found["touching"])
     axe_clean(page, f"projector {viewport}")
     return found
 
@@ -382,16 +404,10 @@ def check_projector(page, viewport: dict, dark: str, cut: str) -> dict:
 def test_a_single_game_s_projector_mid_play(hive_server, make_room, screens):
     """Issue 47: one game's projector mid-play at 1280×720 and 1920×1080: the whole screen
     and never more, la partida's dark theme, names and pieces read from the back."""
-    from .layout import GM
     from playwright.sync_api import expect
     room = make_room(hive_server)
     game_id, _codes, watch = new_game(room, "Hive en el proyector")
-    teacher = GM(room, game_id)
-    try:
-        for move in ["wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-", "wG1 /wQ", "bS1 bQ/", "wB1 \\wQ"]:
-            teacher.act("move", move=move)
-    finally:
-        teacher.close()
+    teacher_plays(room, game_id, ["wA1", "bA1 wA1-", "wQ -wA1", "bQ bA1-", "wG1 /wQ", "bS1 bQ/", "wB1 \\wQ"])
     projector = screens.page("projector", PROJECTORS[0])
     projector.goto(f"{hive_server.url}/projector/{watch}")
     expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(7)
@@ -403,3 +419,77 @@ def test_a_single_game_s_projector_mid_play(hive_server, make_room, screens):
             assert font(projector, ".hive-who .hive-side") >= 28
             assert font(projector, "[data-testid=hive-status]") >= 24
         screens.shot(projector, f"mid-play-{viewport['width']}x{viewport['height']}", full_page=False)
+
+
+def long_game(plies: int, seed: int) -> list[str]:
+    """A legal game of ``plies`` moves, none ending it: the engine's own moves picked at
+    random (seeded), ants and spiders preferred so that the hive sprawls."""
+    import random
+
+    from facilitator.games.hive.board import Board
+    from facilitator.games.hive.notation import canonical
+    from facilitator.games.hive.pieces import KIND
+    rng = random.Random(seed)
+    board, texts = Board(), []
+    while len(texts) < plies:
+        options = [m for m in board.valid_moves() if m[0] >= 0]
+        rng.shuffle(options)
+        options.sort(key=lambda m: KIND[m[0]] not in "AS")
+        for move in options:
+            text = canonical(board, move)
+            board.push(move, text)
+            if not board.over:
+                texts.append(text)
+                break
+            board.pop()
+        else:
+            raise AssertionError("no move keeps the game going")
+    return texts
+
+
+#: The share of the board's frame the pieces span (their tiles' box over the frame's box,
+#: the larger of the two ratios) and the tiles (and the last move's origin) drawn past the
+#: frame's edge.
+BOARD_SPAN = """() => {
+  const frame = document.querySelector('.hive-svg').getBoundingClientRect();
+  const tiles = Array.from(document.querySelectorAll('.hive-svg .hive-stack .tile'), (el) => el.getBoundingClientRect());
+  const x0 = Math.min(...tiles.map((b) => b.left)), x1 = Math.max(...tiles.map((b) => b.right));
+  const y0 = Math.min(...tiles.map((b) => b.top)), y1 = Math.max(...tiles.map((b) => b.bottom));
+  const drawn = tiles.concat(Array.from(document.querySelectorAll('.hive-svg .hive-from'), (el) => el.getBoundingClientRect()));
+  const out = drawn.filter((b) => b.left < frame.left - 0.5 || b.right > frame.right + 0.5
+    || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5).length;
+  return { span: Math.max((x1 - x0) / frame.width, (y1 - y0) / frame.height), out: out, tiles: tiles.length };
+}"""
+
+
+@pytest.mark.parametrize("plies", [3, 36])
+def test_a_single_game_s_projector_with_few_pieces_and_with_many(hive_server, make_room, screens, plies):
+    """Issue 47: a game's projector at its start (three pieces) and late (36 plies): the
+    board fills its room (a few pieces grow past the phones' zoom limit, to span at least
+    half the frame) and the whole hive is in sight (no tile, nor the last move's origin,
+    past the frame's edge: nobody pans a projector), every piece's name at least 12 px at
+    720 lines; the move list under its heading, its latest move whole on the screen."""
+    from playwright.sync_api import expect
+    room = make_room(hive_server)
+    game_id, _codes, watch = new_game(room, f"Hive: {plies} jugadas")
+    played = long_game(plies, seed=11)
+    teacher_plays(room, game_id, played)
+    projector = screens.page("projector", PROJECTORS[0])
+    projector.goto(f"{hive_server.url}/projector/{watch}")
+    expect(projector.get_by_test_id("hive-moves").locator("li")).to_have_count(plies)
+    dark = partida_background(room)
+    for viewport in PROJECTORS:
+        check_projector(projector, viewport, dark, ".hive-hand, .hive-status, .hive-who, .hive-svg, .hive-moves-box")
+        # The move list keeps its latest move in sight, whole, inside the screen.
+        last = projector.get_by_test_id("hive-moves").locator("li").last.bounding_box()
+        box = projector.locator(".hive-moves-box").bounding_box()
+        first = projector.get_by_test_id("hive-moves").locator("li").first.bounding_box()
+        head = projector.locator(".hive-moves-head").bounding_box()
+        if plies < 10:      # a short list right under its heading
+            assert first["y"] - (head["y"] + head["height"]) < 20, (viewport, head, first)
+        assert box["y"] + box["height"] <= viewport["height"] and last["y"] >= box["y"] - 0.5 \
+            and last["y"] + last["height"] <= box["y"] + box["height"] + 0.5, (viewport, last, box)
+        board = projector.evaluate(BOARD_SPAN)
+        assert board["out"] == 0, (viewport, board)
+        assert board["span"] >= 0.5, (viewport, board)
+        screens.shot(projector, f"{plies}-plies-{viewport['width']}x{viewport['height']}", full_page=False)

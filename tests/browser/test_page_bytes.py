@@ -144,7 +144,7 @@ def test_bytes_each_page_loads(room, server, artifacts):
 # the standings, the other boards as lines, and the type fitted to the screen (issue 47);
 # then the console 1 KB more for its own module (gm.js: the teacher's part moved out of
 # screen.js, which every screen loads, issue 47) and the game type's line (issue 49).
-HIVE_BUDGETS = {"phone": 148_000, "console": 161_000, "projector": 159_000,
+HIVE_BUDGETS = {"phone": 148_000, "console": 161_500, "projector": 159_000,
                 "hall": 200_000, "hall_projector": 173_000}
 
 

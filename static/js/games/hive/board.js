@@ -23,6 +23,8 @@ const COLOURS = ['white', 'black'];
 const at = (x, y) => 'translate(' + x.toFixed(2) + ',' + y.toFixed(2) + ')';
 const TILE = hexPoints(R - 2);
 const RING = hexPoints(R - 3);
+// The insect high in its tile, its name low where the hexagon is wide, inside every edge.
+const GLYPH = { scale: 1.1, dy: -9 }, LABEL_Y = R * 0.41;
 
 /* Each insect as a small drawing in a 24-unit box centred on 0, 0 (the kind's letter
  * is written beside it, so a glyph never has to be recognised to be read). */
@@ -39,7 +41,7 @@ const GLYPHS = {
   P: svg`<ellipse cx="0" cy="1" rx="7.5" ry="10.5"/><path d="M-7 -5 Q0 -7 7 -5 M-7.5 -1 Q0 -3 7.5 -1 M-7.5 3 Q0 1 7.5 3 M-7 7 Q0 5 7 7" class="cut"/><path d="M-2 -9 L-4 -13 M2 -9 L4 -13 M-7 -3 L-11 -4 M7 -3 L11 -4 M-8 1 L-11 1 M8 1 L11 1 M-7 5 L-11 6 M7 5 L11 6" class="leg"/>`,
 };
 /** The drawing of insect `kind` (a group, `scale` times the 24-unit box). */
-const glyph = (kind, scale) => svg`<g class="glyph" transform=${'scale(' + scale + ')'} aria-hidden="true">${GLYPHS[kind] || GLYPHS.Q}</g>`;
+const glyph = (kind, scale, dy = 0) => svg`<g class="glyph" transform=${'translate(0 ' + dy + ') scale(' + scale + ')'} aria-hidden="true">${GLYPHS[kind] || GLYPHS.Q}</g>`;
 
 /** A small stand-alone SVG of an insect (for the hands and the screens' texts). */
 export const icon = (kind, colour) => html`<svg class=${'hive-icon ' + colour} viewBox="-14 -14 28 28" width="28" height="28"
@@ -126,9 +128,10 @@ function board(container, mem) {
   const play = (d) => { mem.picked = null; if (o.onPlay) o.onPlay(d.move); };
 
   const width = Math.max(mem.w, 100), height = Math.max(mem.h, 100);
-  // An empty board is fitted around its first cell, and what is lit on it.
+  // An empty board is fitted around its first cell; what is lit and the last move's origin in.
   const placed = view.stacks.length ? view.stacks : [{ q: 0, r: 0 }];
-  if (!mem.moved) Object.assign(mem, fit(placed.concat(lit), width, height, o.mini));
+  const left = view.last_move && view.last_move.from ? [view.last_move.from] : [];
+  if (!mem.moved) Object.assign(mem, fit(placed.concat(lit, left), width, height, o.mini, o.limits));
 
   const below = new Map();              // q,r -> the pieces under the top one
   for (const p of view.pieces) {
@@ -157,7 +160,7 @@ function board(container, mem) {
       aria-label=${dest ? t('hive.play_here', { move: dest.move, where: label }) : label}
       aria-pressed=${mine && !dest ? String(mem.picked === st.top) : nothing}
       @activate=${dest ? () => play(dest) : mine ? () => pick(st.top) : nothing}
-      ><polygon points=${TILE} class="tile"/>${glyph(st.top[1], 1.35)}<text class="letter" x="0" y=${R * 0.72}
+      ><polygon points=${TILE} class="tile"/>${glyph(st.top[1], GLYPH.scale, GLYPH.dy)}<text class="letter" x="0" y=${LABEL_Y}
       aria-hidden="true">${st.top}</text>${st.height > 1 ? svg`<g class="height" aria-hidden="true"><circle
       cx=${R * 0.58} cy=${-R * 0.5} r="9"/><text x=${R * 0.58} y=${-R * 0.5 + 4}>${st.height}</text></g>` : nothing}</g>`;
   });

@@ -38,14 +38,16 @@ export function bounds(cells) {
 
 /** The pan and zoom {scale, x, y} that centre `cells` in a frame `width` × `height`
  *  (CSS pixels). A board that may be played never draws a tile smaller than a finger
- *  (it may then need panning); a `mini` board (the hall's projector) shrinks further. */
-export function fit(cells, width, height, mini) {
+ *  (it may then need panning); a `mini` board (the hall's projector) shrinks further.
+ *  `limits` {least, tile}: a projector's (no one plays on it), a tile at most `tile` of the frame. */
+export function fit(cells, width, height, mini, limits) {
   const b = bounds(cells);
-  // A mini board is never played on: no room kept round it for the cells a piece may go to.
-  if (mini) { const m = W3 * R; b.x0 += m; b.x1 -= m; b.y0 += m; b.y1 -= m; }
+  // Never played on: no room kept round it for the cells a piece may go to.
+  if (mini || limits) { const m = W3 * R; b.x0 += m; b.x1 -= m; b.y0 += m; b.y1 -= m; }
   let scale = Math.min(width / (b.x1 - b.x0), height / (b.y1 - b.y0));
-  const least = mini ? ZOOM.least : MIN_TARGET / (W3 * (R - 3));   // the drawn tile, not the cell
-  scale = Math.max(least, Math.min(scale, mini ? 1.6 : 1.8));
+  const least = limits ? limits.least : mini ? ZOOM.least : MIN_TARGET / (W3 * (R - 3));   // the drawn tile, not the cell
+  const most = limits ? limits.tile * Math.min(width, height) / (2 * R) : mini ? 1.6 : 1.8;
+  scale = Math.max(least, Math.min(scale, most));
   return { scale: scale, x: width / 2 - scale * (b.x0 + b.x1) / 2, y: height / 2 - scale * (b.y0 + b.y1) / 2 };
 }
 

@@ -11,24 +11,32 @@ const { t, num } = W;
 /* The whole screen, la partida's projector's dark theme: the current round's picked boards
  * in a grid that takes the free room, beside them the standings (what the back row reads
  * first) and the round's other boards in one line each. A board is drawn once: as a tile
- * when picked, else as a line, so the list never repeats what the tiles say. */
+ * when picked, else as a line, so the list never repeats what the tiles say. A class too
+ * large for its standings to stand beside the boards at the back row's size (sixteen at
+ * 720 lines under the door) gets the band layout: the boards in one row on top, the
+ * standings under them in two tables side by side, the other boards' lines beside those.
+ * With no board picked the standings stay beside the lines, in smaller type if they must. */
 function watcher(box, page, conn) {
   document.body.classList.add('hive-projector');
   box.classList.add('hive-screen', 'role-hall-watcher');
   const hosts = {};              // each shown board's article, by key: its board kept between views
+  let last = null;               // the latest view, drawn again when the layout changes
+  let band = false;              // the band layout (see above)
   const sideName = (p, c) => html`<span class="hive-side">${board.icon('Q', c)} <span class="hh-name">${nameOf(p[c])}</span></span>`;
   function paint(view) {
+    last = view;
     // Only this round's boards: a key kept from an earlier round is not drawn.
     const keys = view.shown.filter((k) => view.boards && view.boards[k] && view.pairings.some((p) => p.key === k));
     const others = view.pairings.filter((p) => keys.indexOf(p.key) < 0);
-    draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
-      <div class="hh-main" data-boards=${keys.length}><div class="hive-hall hh-left">
-      <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>
-        <section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
+    const list = html`<section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
         <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
         <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
-          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section></div>
-      <div class="hive-hall hive-hall-rest">${standings(view, true)}</div></div>`, box);
+          — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section>`;
+    const rest = html`<div class="hive-hall hive-hall-rest">${standings(view, true, band ? 2 : 1)}</div>`;
+    draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
+      <div class="hh-main" data-boards=${keys.length} data-layout=${band ? 'band' : 'side'}><div class="hive-hall hh-left">
+      <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>${band ? '' : list}</div>
+      ${band ? html`<div class="hive-hall hh-band">${rest}${list}</div>` : rest}</div>`, box);
     const area = box.querySelector('.hive-minis');
     for (const k of Object.keys(hosts)) if (keys.indexOf(k) < 0) { hosts[k].remove(); delete hosts[k]; }
     for (const k of keys) {
@@ -48,21 +56,49 @@ function watcher(box, page, conn) {
       board.render(hosts[k].querySelector('.hive-mini-board'), view.boards[k], { t: t, mini: true, id: 'hall-' + k.replace('.', '-') });
     }
   }
-  /* Type at the back row's size, smaller only as far as the screen's share needs (a large
-   * class, the door's code over the hall): the standings (--fit), and the tiles' words and
-   * the other boards' lines under them (--fit-list) until each board keeps a third of
-   * its tile; hiveprojector.css never goes under 12 px. */
-  const squeezed = (part) => Array.from(part.querySelectorAll('.hive-mini')).some((tile) =>
-    tile.querySelector('.hive-mini-board').clientHeight < tile.clientHeight / 3);
+  /* Type at the back row's size or larger where the room allows, smaller only as far as the
+   * screen's share needs: the standings (--fit: 4vh times it, from half as large again
+   * down to FLOOR, 28 px at 720 lines; under it the band layout is tried), then the
+   * tiles' words and the other boards' lines (--fit-list, set on .hh-main) until each
+   * board keeps a third of its tile and nothing is cut; hiveprojector.css never goes
+   * under 12 px. The standings grow only while the boards keep half the width (beside
+   * them) or a quarter of the height (over them). */
+  const FLOOR = 0.98, MOST = 1.5;
+  const over = (el) => !!el && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+  const squeezed = (main) => Array.from(main.querySelectorAll('.hive-mini')).some((tile) => {
+    const b = tile.querySelector('.hive-mini-board');
+    return b.clientHeight * b.clientWidth < tile.clientHeight * tile.clientWidth / 3;
+  });
+  const cramped = (main) => {
+    const left = main.querySelector('.hh-left');
+    return band ? left.clientHeight < innerHeight / 4 : left.clientWidth < main.clientWidth / 2;
+  };
+  const spills = (main) => over(document.scrollingElement) || over(main)
+    || Array.from(main.querySelectorAll('.hive-hall-rest, .hh-others, .hh-left, .hive-mini-title, .hive-mini-state')).some(over);
+  function shrink(main, name, from, to, bad) {
+    let fit = from;
+    main.style.setProperty(name, fit.toFixed(2));
+    while (fit > to && bad()) {
+      fit -= 0.04;
+      main.style.setProperty(name, fit.toFixed(2));
+    }
+    return fit;
+  }
   function fitSide() {
-    for (const [sel, name] of [['.hive-hall-rest', '--fit'], ['.hh-left', '--fit-list']]) {
-      const part = box.querySelector(sel);
-      if (!part) continue;
-      let fit = 1;
-      part.style.setProperty(name, '1');
-      while (fit > 0.3 && (part.scrollHeight > part.clientHeight + 1 || squeezed(part))) {
-        fit -= 0.05;
-        part.style.setProperty(name, fit.toFixed(2));
+    if (!last) return;
+    for (const layout of [false, true]) {
+      if (band !== layout) { band = layout; paint(last); }
+      const main = box.querySelector('.hh-main');
+      const rest = box.querySelector('.hive-hall-rest');
+      const page = document.scrollingElement;
+      const wide = () => over(rest) || over(page) || over(main);
+      main.style.setProperty('--fit-list', '0.3');     // the standings first, the words the least
+      shrink(main, '--fit', MOST, FLOOR, () => wide() || cramped(main));
+      // The band layout only for tiles: with none, the lines beside the standings keep the height.
+      if (layout || !wide() || !main.querySelector('.hive-mini')) {
+        if (wide()) shrink(main, '--fit', FLOOR, 0.3, wide);     // smaller type rather than cut
+        shrink(main, '--fit-list', 1, 0.3, () => spills(main) || squeezed(main));
+        return;
       }
     }
   }

@@ -34,18 +34,23 @@ export function boardState(p) {
 export const roundLine = (view) => html`<p class="hive-hall-round" data-testid="hall-round">${
   t('hive.hall.round', { r: num(view.round), k: num(view.rounds_total) })} · ${t('hive.hall.system.' + view.system)}</p>`;
 
-/** The standings table (`narrow`: the projector's column). */
-export function standings(view, narrow) {
+/** The standings table (`narrow`: the projector's column; `parts`: the projector's
+ *  standings cut into that many tables side by side, a large class's). */
+export function standings(view, narrow, parts = 1) {
   // The projector's keeps what the back row reads (place, name, points, the tie-break), in type large enough.
   const cols = narrow ? ['rank', 'name', 'points', 'buchholz'] : ['rank', 'name', 'points', 'wins', 'draws', 'losses', 'buchholz'];
   const cell = (row, c) => (c === 'rank' ? ordinal(row.rank) : c === 'name' ? nameOf(row) : num(row[c]));
-  const table = html`<table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col" class=${'c-' + c}>${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
-    <tbody>${view.standings.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td class=${'c-' + c}
+  const table = (rows) => html`<table class="stacks"><thead><tr>${cols.map((c) => html`<th scope="col" class=${'c-' + c}>${t('hive.hall.col.' + c)}</th>`)}</tr></thead>
+    <tbody>${rows.map((row) => html`<tr data-testid=${'hall-standing-' + row.player}>${cols.map((c) => html`<td class=${'c-' + c}
       data-label=${c === 'rank' || c === 'name' ? nothing : t('hive.hall.col.' + c)}>${cell(row, c)}</td>`)}</tr>`)}</tbody></table>`;
+  const per = Math.ceil(view.standings.length / parts);
+  const tables = parts > 1
+    ? html`<div class="hh-st-parts">${Array.from({ length: parts }, (_, i) => table(view.standings.slice(i * per, (i + 1) * per)))}</div>`
+    : table(view.standings);
   // The projector's table is never scrolled: its type is sized to the screen instead.
   return html`<section class="hive-hall-standings" data-testid="hall-standings" aria-labelledby="hh-st">
     <h2 id="hh-st">${t('hive.hall.standings')}</h2>
-    ${narrow ? table : html`<div class="scroll" tabindex="0">${table}</div>`}
+    ${narrow ? tables : html`<div class="scroll" tabindex="0">${tables}</div>`}
     <p class="muted">${t('hive.hall.tiebreak')}</p></section>`;
 }
 

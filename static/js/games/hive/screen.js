@@ -157,6 +157,7 @@ export function screen(name, own) {
     paint(state);
     board.render(box.querySelector('.hive-host'), view, {
       t: t,
+      limits: aud.limits,
       mine: mine,
       onPlay: (move) => send({ do: 'move', move: move }),
       onExplain: (why) => {

@@ -12,5 +12,9 @@ export function start() {
   screen('projector', () => ({
     turn: (n) => t('hive.turn.watch', n),
     auth: (page) => ({ role: 'projector', watch: page.watch }),
+    // Nobody plays on the projector: a few pieces grow to fill the board's room (a tile
+    // up to a third of its height), a long game shrinks to be seen whole, its pieces'
+    // names (15 px) never under 12 px.
+    limits: { least: 0.8, tile: 0.33 },
   }));
 }
