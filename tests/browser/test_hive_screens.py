@@ -489,6 +489,13 @@ def test_a_single_game_s_projector_with_few_pieces_and_with_many(hive_server, ma
             assert first["y"] - (head["y"] + head["height"]) < 20, (viewport, head, first)
         assert box["y"] + box["height"] <= viewport["height"] and last["y"] >= box["y"] - 0.5 \
             and last["y"] + last["height"] <= box["y"] + box["height"] + 0.5, (viewport, last, box)
+        # Every move shown is whole: one that slid partly above the list is not shown.
+        cut = projector.evaluate("""() => { const ol = document.querySelector('.hive-moves');
+            const r = ol.getBoundingClientRect();
+            return [...ol.children].filter((li) => getComputedStyle(li).visibility !== 'hidden')
+              .map((li) => li.getBoundingClientRect())
+              .filter((b) => b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5).length; }""")
+        assert cut == 0, (viewport, cut)
         board = projector.evaluate(BOARD_SPAN)
         assert board["out"] == 0, (viewport, board)
         assert board["span"] >= 0.5, (viewport, board)

@@ -70,6 +70,8 @@ const PLAIN = {
   turn: (n) => t('hive.turn.play', n),
   //: What the screen draws under the board (ctx, state) → template.
   below: () => nothing,
+  //: Called with the screen's box after each drawing.
+  painted: () => {},
 };
 
 /** Draw the screen of the audience `name` (a colour's phone `team`, the pair's tablet
@@ -165,6 +167,7 @@ export function screen(name, own) {
         if (why) explained.seq = state.seq;
       },
     });
+    aud.painted(box);
   }
 
   conn.connect(aud.auth(page), render);

@@ -16,5 +16,30 @@ export function start() {
     // up to a third of its height), a long game shrinks to be seen whole, its pieces'
     // names (15 px) never under 12 px.
     limits: { least: 0.8, tile: 0.33 },
+    painted: wholeMoves,
   }));
+}
+
+let watched = null;
+const sized = window.ResizeObserver ? new ResizeObserver(() => trim(watched)) : null;
+
+/** The move list keeps its latest moves in sight and the earliest slide away above: one
+ *  only partly in sight is hidden, never shown cut (again whenever the list's room changes). */
+function wholeMoves(box) {
+  const list = box && box.querySelector('.hive-moves');
+  if (list && list !== watched && sized) {
+    if (watched) sized.unobserve(watched);
+    sized.observe(list);
+    watched = list;
+  }
+  trim(list);
+}
+
+function trim(list) {
+  if (!list) return;
+  for (const item of list.children) item.style.visibility = '';
+  const top = list.getBoundingClientRect().top;
+  for (const item of list.children) {
+    if (item.getBoundingClientRect().top < top - 0.5) item.style.visibility = 'hidden';
+  }
 }
