@@ -4,9 +4,11 @@ The evaluation, from the side to move's point of view, weighs what decides
 a game of Hive: how closely each Queen Bee is surrounded (occupied cells
 around it, counted more steeply as the ring closes) and how many pieces each
 side can still move (a piece pinned by the one-hive rule or covered by a
-beetle is worth less). Moves are searched best-guess first: the best move a
-shallower search found, moves that refuted others, moves onto the opponent's
-queen ring, then moves off one's own, then the rest; a transposition table
+beetle is worth less); at the strongest level, a side to move that can fill
+the last cell of the opponent's queen ring counts as all but winning. Moves
+are searched best-guess first: the best move a shallower search found, moves
+that refuted others, moves onto the opponent's queen ring, then moves off
+one's own, then the rest; a transposition table
 (on a hash kept up to date move by move) answers a position met again.
 
 ``best_move(board_or_match, depth=None, time_limit=None)`` is what the UHP
