@@ -130,7 +130,7 @@ def evaluate(board: Board, threats: bool = True, closing: bool = False) -> int:
     if threats:
         for colour, sign in ((1 - me, 1), (me, -1)):
             threat = _threats(board, colour)
-            if closing and sign > 0 and threat == THREAT_LAST and not _self_closing(board):
+            if closing and sign > 0 and threat == THREAT_LAST and _closes(board):
                 return CLOSING
             score += sign * threat
     pinned = board.pinned()
@@ -172,15 +172,26 @@ def _threats(board: Board, target: int) -> int:
     return (THREAT_LAST if len(empty) == 1 else THREAT) * reached
 
 
-def _self_closing(board: Board) -> bool:
-    # Whether the last cell of the opponent's queen ring is the last of one's own too
-    # (filling it surrounds both queens: a draw).
+def _closes(board: Board) -> bool:
+    # Whether the side to move can fill the one empty cell of the opponent's queen ring
+    # and so win. The threat count only asks whether a piece reaches the cell; a piece
+    # that leaves the ring to get there opens it again, and filling the last cell of
+    # one's own ring too surrounds both queens (a draw). Asked only of a ring nearly
+    # closed, so the whole move generation may answer.
     pos, stacks = board.pos, board.stacks
-    mine, theirs = pos[QUEEN[board.colour]], pos[QUEEN[1 - board.colour]]
-    if mine is None:
+    theirs = pos[QUEEN[1 - board.colour]]
+    ring = {theirs + s for s in RING_STEPS}
+    last = next(cell for cell in ring if cell not in stacks)
+    mine = pos[QUEEN[board.colour]]
+    if mine is not None and {mine + s for s in RING_STEPS if mine + s not in stacks} == {last}:
         return False
-    free = {mine + s for s in RING_STEPS if mine + s not in stacks}
-    return len(free) == 1 and free <= {theirs + s for s in RING_STEPS}
+    for piece, dest in board.valid_moves():
+        if dest != last or piece < 0:
+            continue
+        src = pos[piece]
+        if src is None or src not in ring or len(stacks[src]) > 1:
+            return True
+    return False
 
 
 # Who walks the slowest to count goes last (an ant's walk is a flood over the hive).
