@@ -4,9 +4,11 @@ The evaluation, from the side to move's point of view, weighs what decides
 a game of Hive: how closely each Queen Bee is surrounded (occupied cells
 around it, counted more steeply as the ring closes) and how many pieces each
 side can still move (a piece pinned by the one-hive rule or covered by a
-beetle is worth less). Moves are searched best-guess first: the best move a
-shallower search found, moves that refuted others, moves onto the opponent's
-queen ring, then moves off one's own, then the rest; a transposition table
+beetle is worth less); at the strongest level, a side to move that can fill
+the last cell of the opponent's queen ring counts as all but winning. Moves
+are searched best-guess first: the best move a shallower search found, moves
+that refuted others, moves onto the opponent's queen ring, then moves off
+one's own, then the rest; a transposition table
 (on a hash kept up to date move by move) answers a position met again.
 
 ``best_move(board_or_match, depth=None, time_limit=None)`` is what the UHP
@@ -52,6 +54,9 @@ class Level:
     slips: int = 0
     #: Whether its evaluation counts the threats on a nearly closed queen ring (``evaluate``).
     threats: bool = True
+    #: Whether its evaluation sees, at the end of its search, that the side to move can
+    #: close the opponent's queen ring next (``evaluate``'s ``closing``).
+    closing: bool = False
     #: Whether another engine, named by the server's operator, chooses the moves (H-G9);
     #: the depth and seconds above are its time and, should it fail, the fallback's.
     external: bool = False
@@ -61,10 +66,12 @@ class Level:
 #: Their strength is their depth and evaluation, the same on any machine; the seconds
 #: only cap a search (a loaded machine may cut the deepest level's short). ``strong``
 #: looks deeper than ``club`` with a plainer evaluation, so that ``strongest``, deeper
-#: again with the whole evaluation, stays clearly above it.
+#: again with the whole evaluation and a win one move past its search seen as one,
+#: stays clearly above it.
 LEVELS = {"beginner": Level(1, 0.5, 20), "casual": Level(1, 0.5, 5),
           "club": Level(2, 1.0), "strong": Level(3, 1.0, threats=False),
-          "strongest": Level(4, 1.0), "engine": Level(4, 1.0, external=True)}
+          "strongest": Level(4, 1.0, closing=True),
+          "engine": Level(4, 1.0, closing=True, external=True)}
 DEFAULT_LEVEL = "club"
 
 
@@ -86,16 +93,27 @@ RING_PRESSURE = (0, 10, 25, 45, 75, 130, 0)
 MOBILE = {"Q": 6, "A": 9, "B": 7, "G": 5, "S": 4, "M": 8, "L": 6, "P": 6}
 # A cell of the opponent's queen ring one's pieces could fill next: the last one, one of two.
 THREAT_LAST, THREAT = 60, 20
+# The side to move that can fill the last cell of the opponent's queen ring: a win one
+# move on, short of a win found by the search (below WON).
+CLOSING = 5000
 
 
 class _OutOfTime(Exception):
     pass
 
 
-def evaluate(board: Board, threats: bool = True) -> int:
+def evaluate(board: Board, threats: bool = True, closing: bool = False) -> int:
     """The position's worth for the side to move (higher is better; wins are ±WIN);
     ``threats``: whether it counts the cells of a nearly closed queen ring the
-    opponent could fill next (the costliest part, left out at some levels)."""
+    opponent could fill next (the costliest part, left out at some levels);
+    ``closing`` (with ``threats``): whether the side to move that can fill the last
+    cell of the opponent's ring counts as all but winning, which a search stopping
+    there would otherwise miss.
+
+    >>> from .rules import load
+    >>> evaluate(load("Base;InProgress;White[2];wS1;bS1 wS1-")) == 0
+    True
+    """
     me = board.colour
     state = board.state
     if state == DRAW:
@@ -111,7 +129,10 @@ def evaluate(board: Board, threats: bool = True) -> int:
             score += sign * RING_PRESSURE[sum(1 for s in RING_STEPS if queen + s in stacks)]
     if threats:
         for colour, sign in ((1 - me, 1), (me, -1)):
-            score += sign * _threats(board, colour)
+            threat = _threats(board, colour)
+            if closing and sign > 0 and threat == THREAT_LAST and _closes(board):
+                return CLOSING
+            score += sign * threat
     pinned = board.pinned()
     for colour, sign in ((me, 1), (1 - me, -1)):
         if pos[QUEEN[colour]] is None:
@@ -149,6 +170,28 @@ def _threats(board: Board, target: int) -> int:
         return 0
     reached = len(empty) - len(_unreached(board, 1 - target, empty))
     return (THREAT_LAST if len(empty) == 1 else THREAT) * reached
+
+
+def _closes(board: Board) -> bool:
+    # Whether the side to move can fill the one empty cell of the opponent's queen ring
+    # and so win. The threat count only asks whether a piece reaches the cell; a piece
+    # that leaves the ring to get there opens it again, and filling the last cell of
+    # one's own ring too surrounds both queens (a draw). Asked only of a ring nearly
+    # closed, so the whole move generation may answer.
+    pos, stacks = board.pos, board.stacks
+    theirs = pos[QUEEN[1 - board.colour]]
+    ring = {theirs + s for s in RING_STEPS}
+    last = next(cell for cell in ring if cell not in stacks)
+    mine = pos[QUEEN[board.colour]]
+    if mine is not None and {mine + s for s in RING_STEPS if mine + s not in stacks} == {last}:
+        return False
+    for piece, dest in board.valid_moves():
+        if dest != last or piece < 0:
+            continue
+        src = pos[piece]
+        if src is None or src not in ring or len(stacks[src]) > 1:
+            return True
+    return False
 
 
 # Who walks the slowest to count goes last (an ant's walk is a flood over the hive).
@@ -268,10 +311,11 @@ class Search:
     """
 
     def __init__(self, board: Board, deadline: float | None = None,
-                 seen: frozenset = frozenset(), threats: bool = True):
+                 seen: frozenset = frozenset(), threats: bool = True, closing: bool = False):
         self.board = board
-        #: Whether the evaluation counts threats (``evaluate``).
-        self.threats = threats
+        #: Whether the evaluation counts threats, and a ring the side to move can close
+        #: (``evaluate``).
+        self.threats, self.closing = threats, closing
         self.deadline = deadline
         self.nodes = 0
         #: The positions the game has been in: going back to one is worth less (below).
@@ -326,7 +370,7 @@ class Search:
         """``evaluate`` of the board, once per position."""
         value = self.evaluations.get(key)
         if value is None:
-            value = self.evaluations[key] = evaluate(self.board, self.threats)
+            value = self.evaluations[key] = evaluate(self.board, self.threats, self.closing)
         return value
 
     def ordered(self, moves, first, ply: int):
@@ -460,7 +504,7 @@ def _seen(board: Board) -> frozenset:
 
 
 def search(board: Board, depth: int | None = None, time_limit: float | None = None,
-           threats: bool = True) -> tuple[tuple[int, int], int, int]:
+           threats: bool = True, closing: bool = False) -> tuple[tuple[int, int], int, int]:
     """(best move, its value, depth reached) on a copy of ``board``.
 
     The search deepens from 1 up to ``depth`` (DEFAULT_DEPTH, or MAX_DEPTH with a time
@@ -480,7 +524,7 @@ def search(board: Board, depth: int | None = None, time_limit: float | None = No
     if depth is None:
         depth = DEFAULT_DEPTH if time_limit is None else MAX_DEPTH
     top = max(MIN_DEPTH, min(int(depth), MAX_DEPTH))
-    searching = Search(work, deadline, seen, threats)
+    searching = Search(work, deadline, seen, threats, closing)
     try:
         # Depth 1 within the time too: the best of the moves looked at by then.
         move, value = searching.root(1, partial=True)
@@ -523,7 +567,8 @@ def level_move(board: Board, level: Level, rng: random.Random):
     if not level.slips:
         # The search stops short of the level's seconds: copying the board, ordering the
         # moves and answering take the rest.
-        return search(board, level.depth, level.seconds * SEARCH_SHARE, level.threats)[0]
+        return search(board, level.depth, level.seconds * SEARCH_SHARE, level.threats,
+                      level.closing)[0]
     if board.over:
         raise ValueError("The game is over.")
     work = board.copy()
