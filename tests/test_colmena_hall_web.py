@@ -136,6 +136,8 @@ def test_a_pasted_list_of_eleven_makes_three_tables_whose_results_and_downloads_
     assert sheets[0][0] == ["Rank", "Table", "Players", "Points", "Talking penalties"]
     assert sheets[0][2][:2] == [None, "Table 2"] and sheets[0][2][3] == "Not played"
     assert sheets[1][0] == ["Round", "Game", "Players", "Over", "Result"]
+    # The games named in the page's words, as the standings name the tables.
+    assert [row[1] for row in sheets[1][1:]] == ["Table 1", "Table 2", "Table 3"]
     assert [row[3:] for row in sheets[1][1:]] == [["yes", sheets[1][1][4]], ["yes", "Not played"],
                                                  ["no", None]]
     assert sheets[1][1][4] and "_" not in sheets[1][1][4]       # a tier in English words

@@ -77,7 +77,10 @@ def test_a_halls_downloads_hold_its_standings_and_every_record(app, gm):
     assert lines[0] == "Puesto,Nombre,Puntos" and lines[1] == "1,Bea,1"
     assert "'=HYPERLINK" in csv.get_data(as_text=True)        # never a formula
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx").data))
-    assert [c.value for c in book.worksheets[1][2]][:2] == [1, "Ronda 1, mesa 1"]
+    # A game is named by its place in the page's words (its round has a column).
+    assert [c.value for c in book.worksheets[1][2]][:2] == [1, "Mesa 1"]
+    english = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx?lang=en").data))
+    assert [c.value for c in english.worksheets[1][2]][:2] == [1, "Table 1"]
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert sorted(archive.namelist()) == ["1-1.json", "1-2.json"]
     record = json.loads(archive.read("1-1.json"))

@@ -92,7 +92,7 @@ def test_seven_students_and_the_computer_play_two_rounds(app, gm):
     assert lines[1].split(",")[:2] == ["1", leader]
     assert [int(float(n)) for n in lines[1].split(",")[3:5]] == [table[0]["wins"], table[0]["draws"]]
     book = load_workbook(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/hall.xlsx").data))
-    assert [c.value for c in book.worksheets[1][2]][0] == 1            # its round, a number
+    assert [c.value for c in book.worksheets[1][3]][:2] == [1, "Tablero 2"]   # round, place
     archive = zipfile.ZipFile(io.BytesIO(gm.get(f"/console/halls/{hall_id}/export/records.zip").data))
     assert len(archive.namelist()) == 8
     records = [json.loads(archive.read(name)) for name in sorted(archive.namelist())]
@@ -103,6 +103,10 @@ def test_seven_students_and_the_computer_play_two_rounds(app, gm):
     assert all(r["result"]["reason"] for r in records)
     page = gm.get(f"/console/halls/{hall_id}/results").get_data(as_text=True)
     assert 'data-testid="hall-standings"' in page and "Gil Oro" in page
+    # The results name each game by its round and board in the page's words.
+    assert ">Ronda 2 · Tablero 1</a>" in page
+    english = gm.get(f"/console/halls/{hall_id}/results?lang=en").get_data(as_text=True)
+    assert ">Round 2 · Board 1</a>" in english and "Tablero" not in english
 
 
 def test_a_class_tournament_counts_in_the_class_league(app, gm):

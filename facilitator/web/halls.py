@@ -118,21 +118,37 @@ def _result_words(kind_name: str, result: str | None, lang: str) -> str:
     return result
 
 
-def _game_lines(hall_id: int, summaries: dict, kind_name: str = "",
-                lang: str | None = None) -> list[dict]:
-    """Each game of the hall with its players and result, as the exports list them (the
-    result in ``lang``'s words, as the hall's kind ``kind_name`` words it, when given);
-    ``played`` False for a game its hall's ``summaries`` say was never played (a table
-    of la colmena that ended at the bell before its first card): it has no result."""
+def _game_name(rules, key: str, lang: str, with_round: bool) -> str:
+    """A hall's game named in ``lang``'s words by its place («Mesa 2», «Board 3»), its
+    round before it («Ronda 2 · Tablero 3») when ``with_round`` and the hall's rounds are
+    worth naming: the stored name is the one it was made with, in the hall's language."""
+    round_, place = str(key).split(".", 1)
+    name = translate(lang, rules.place_words, n=place, place=place)
+    if with_round and rules.rounds_named:
+        return f"{translate(lang, 'door.round', n=round_)} · {name}"
+    return name
+
+
+def _game_lines(hall: dict, summaries: dict, lang: str, words: bool = False,
+                with_round: bool = True) -> list[dict]:
+    """Each game of the hall with its players and result, named in ``lang``'s words (its
+    round in the name ``with_round``; a sheet with a round column needs none there);
+    ``words``: the result in ``lang``'s words, as the hall's kind words it (else its
+    code, which the page words). ``played`` False for a game its hall's ``summaries`` say
+    was never played (a table of la colmena that ended at the bell before its first
+    card): it has no result."""
+    rules = halls().rules(hall["kind"])
     lines = []
-    for game in halls().games_of(hall_id):
+    for game in halls().games_of(hall["id"]):
         match, row = store.current(game["game_id"])
         seats = match.seats()
         played = summaries.get(game["key"], {}).get("played", True)
-        lines.append({**game, "players": [seat["name"] for seat in seats], "over": row.over,
-                      "played": played,
-                      "result": _result_words(kind_name, row.winner, lang)
-                      if lang else row.winner})
+        name = (_game_name(rules, game["key"], lang, with_round) if rules.place_words
+                else game["name"])
+        lines.append({**game, "name": name, "players": [seat["name"] for seat in seats],
+                      "over": row.over, "played": played,
+                      "result": _result_words(hall["kind"], row.winner, lang)
+                      if words else row.winner})
     return lines
 
 
@@ -151,7 +167,7 @@ def results(hall_id: int):
         "console/hall_results.html", hall=found, standings=halls().standings(hall_id),
         groups=_groups(rules, found, summaries, lang),
         columns=_columns(found["kind"], lang) if rules.ranks == "group" else (),
-        games=[_links(game) for game in _game_lines(hall_id, summaries)],
+        games=[_links(game) for game in _game_lines(found, summaries, lang)],
         debrief=rules.debrief(found["plan"], summaries, lang))
 
 
@@ -178,7 +194,8 @@ def export(hall_id: int, what: str):
         mimetype = "text/csv; charset=utf-8"
     elif what == "hall.xlsx":
         body = hall_xlsx(found, halls().standings(hall_id),
-                         _game_lines(hall_id, summaries, found["kind"], lang), lang, columns, groups)
+                         _game_lines(found, summaries, lang, words=True, with_round=False),
+                         lang, columns, groups)
         mimetype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     else:
         body = records_zip([(game["key"], store.record(game["game_id"]))
