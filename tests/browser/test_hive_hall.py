@@ -10,7 +10,7 @@ the teacher's phone (390×844): the pairings within its width."""
 from __future__ import annotations
 
 from .layout import axe, font, steady
-from .test_hive_screens import (CONSOLE, PHONE, PROJECTORS, check_projector, hive_server,  # noqa: F401  (the fixture)
+from .test_hive_screens import (CONSOLE, PHONE, PROJECTOR_MEASURES, PROJECTORS, check_projector, hive_server,  # noqa: F401  (the fixture)
                                  partida_background)
 
 
@@ -58,7 +58,8 @@ def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server,
     projector = screens.page("projector", PROJECTORS[0])
     projector.goto(watch)
     expect(projector.locator("[data-testid^=hall-live-]")).to_have_count(2)
-    expect(projector.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(4)
+    # Nothing to rank before the first result: no standings on the projector yet.
+    expect(projector.get_by_test_id("hall-standings")).to_have_count(0)
 
     # White of board 1.1 takes its seat on a phone and plays; the projector's board follows.
     phone = screens.page("white", PHONE, mobile=True)
@@ -84,6 +85,7 @@ def test_a_tournament_round_on_the_teacher_s_view_and_the_projector(hive_server,
     gm.goto(f"{url}/console/halls/{hall_id}")
     expect(gm.get_by_test_id("hall-state-1.1")).to_contain_text("abandono")
     expect(projector.get_by_test_id("hall-state-1.2")).to_contain_text("Tablas")
+    expect(projector.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(4)
     first = gm.get_by_test_id("hall-standings").locator("tbody tr").first
     expect(first.locator("td").nth(0)).to_have_text("1.º")
     expect(first.locator("td").nth(2)).to_have_text("1")            # the forfeit's winner
@@ -216,3 +218,77 @@ def test_sixteen_players_in_round_2_with_four_boards_on_the_projector(hive_serve
           (el) => el.getBoundingClientRect().height)""")
         assert len(heights) == 4 and min(heights) >= viewport["height"] / 14, (viewport, heights)
         screens.shot(projector, f"sixteen-{viewport['width']}x{viewport['height']}", full_page=False)
+
+
+def test_each_round_as_the_class_comes_in_on_the_projector(hive_server, make_room, screens):
+    """Issue 47: a round before any of its boards has begun, no board picked, the door's QR
+    code grown for the class coming in, with eleven and sixteen players, at 1280×720 and
+    1920×1080: nothing scrolls or is cut; in round 1 no standings (nothing to rank yet),
+    each board's line at least 28 px at 720 lines; in round 2 the standings at 28 px too.
+    The QR code grows only as far as that allows. Axe-clean."""
+    from playwright.sync_api import expect
+
+    from .layout import GM
+    room = make_room(hive_server)
+    url = hive_server.url
+    dark = partida_background(room)
+
+    def measured(projector, viewport, name):
+        projector.set_viewport_size(viewport)
+        steady(projector)
+        found = projector.evaluate(PROJECTOR_MEASURES, STANDINGS_AND_TILES)
+        sizes = projector.evaluate("""() => ({
+          standings: Array.from(document.querySelectorAll('[data-testid=hall-standings] td'),
+            (el) => parseFloat(getComputedStyle(el).fontSize)),
+          lines: Array.from(document.querySelectorAll('.hive-hall-list li'),
+            (el) => parseFloat(getComputedStyle(el).fontSize)),
+          qr: document.querySelector('[data-testid=door-qr]').getBoundingClientRect().height})""")
+        screens.shot(projector, f"{name}-{viewport['width']}x{viewport['height']}", full_page=False)
+        assert found["sh"] <= found["h"] and found["sw"] <= found["w"], (name, viewport, found)
+        assert found["cut"] == [], (name, viewport, found["cut"])
+        assert found["background"] == dark
+        assert sizes["qr"] >= 0.135 * viewport["height"] - 0.5, (name, viewport, sizes["qr"])
+        assert axe(projector) == [], name
+        return sizes
+
+    for players in (SIXTEEN[:11], SIXTEEN):
+        answer = room.gm.context.request.post(f"{url}/console/halls", data={
+            "kind": "hive", "name": "Torneo de la tarde", "seed": 3, "settings": {},
+            "players": "\n".join(players) + "\n"}).json()
+        assert answer["ok"], answer
+        hall_id = answer["hall_id"]
+        room.gm.goto(f"{url}/console/halls/{hall_id}")
+        watch = room.gm.get_by_test_id("hall-projector-link").get_attribute("href")
+        projector = screens.page(f"coming-in-{len(players)}", PROJECTORS[0])
+        projector.goto(watch)
+        boards = len(players) // 2
+        expect(projector.get_by_test_id("hall-pairings").locator("li")).to_have_count(boards)
+        expect(projector.locator("body.door-open")).to_have_count(1)
+        expect(projector.get_by_test_id("hall-standings")).to_have_count(0)
+        for viewport in PROJECTORS:
+            sizes = measured(projector, viewport, f"round-1-{len(players)}")
+            assert min(sizes["lines"]) >= 28 * viewport["height"] / 720 - 0.1, (viewport, sizes)
+        # Round 1 ended from the consoles, round 2 made, none of its boards begun (the
+        # door's code small again: the class is in).
+        games = room.gm.context.request.get(f"{url}/console/halls/{hall_id}.json").json()["games"]
+        for g, result in zip(games, ["white", "black", "draw"] * len(games)):
+            teacher = GM(room, g["game_id"])
+            try:
+                teacher.act("end", result=result, reason="abandono")
+            finally:
+                teacher.close()
+        room.gm.goto(f"{url}/console/halls/{hall_id}")
+        room.gm.get_by_test_id("hall-next-round").click()
+        expect(room.gm.get_by_test_id("hall-round")).to_contain_text("Ronda 2")
+        expect(projector.get_by_test_id("hall-standings").locator("tbody tr")).to_have_count(len(players))
+        for viewport in PROJECTORS:
+            sizes = measured(projector, viewport, f"round-2-{len(players)}")
+            least = 28 * viewport["height"] / 720 - 0.1
+            assert min(sizes["standings"]) >= least, (len(players), viewport, sizes)
+            # Eleven: the lines beside the standings at 28 px too. Sixteen: the standings
+            # in two tables over the lines, the lines in two columns in what is left.
+            if len(players) == 11:
+                assert min(sizes["lines"]) >= least, (viewport, sizes)
+            else:
+                assert projector.locator(".hh-main").get_attribute("data-layout") == "stack"
+                assert min(sizes["lines"]) >= 16 * viewport["height"] / 720 - 0.5, (viewport, sizes)

@@ -382,7 +382,7 @@ def test_the_door_strip_on_the_projector(hall_server, screens, problems):
             if hall.kind == "colmena":             # the hall's own screen, drawn once it is told
                 expect(room.locator("[data-testid^=room-table-]")).to_have_count(len(hall.games))
             else:
-                expect(room.get_by_test_id("hall-standings")).to_be_visible()
+                expect(room.get_by_test_id("hall-pairings")).to_be_visible()
             code = room.get_by_test_id("door-code")
             expect(code).to_have_text(hall.door[:4] + "-" + hall.door[4:])
             expect(room.get_by_test_id("door-qr")).to_be_visible()

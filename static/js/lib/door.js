@@ -18,20 +18,44 @@ if (door && box) {
       <span class="door-url">${t('door.or_open')} <span data-testid="door-url">${door.url}</span></span></figcaption></figure>`, box);
 }
 
-/* The QR code as large as the screen allows without scrolling either way or pushing
- * the strip's words past its side (a long hall name beside it): from a third of the
- * screen's height down, two hundredths at a time (a bounded search), never below the
- * strip's size. */
-function grow() {
+/* The QR code as large as the screen allows: from its size now, two hundredths of the
+ * height at a time, between the strip's size and a third of the screen (a bounded
+ * search), as large as keeps nothing scrolling either way, the strip's words within its
+ * side (a long hall name beside it) and the hall's screen's type at the back row's size
+ * (a screen that had to go under it marks itself `data-below-floor`). Each step waits two
+ * frames, so that the hall's screen has fitted itself to the room left; a message that
+ * changes nothing leaves the code as it is. A newer search stops an older one. */
+const LEAST = 14, MOST = 33;
+let growing = 0;
+let size = null;                 // the QR code's height now, in hundredths of the screen's
+const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+async function grow() {
+  const mine = ++growing;
   const page = document.documentElement;
   const fits = () => page.scrollHeight <= innerHeight && page.scrollWidth <= innerWidth
     && Array.from(document.querySelectorAll('main, .screen-head'))
-      .every((el) => el.scrollWidth <= el.clientWidth + 1);
-  for (let vh = 33; vh >= 14; vh -= 2) {
-    page.style.setProperty('--door-qr', vh + 'vh');
-    if (fits()) return;
+      .every((el) => el.scrollWidth <= el.clientWidth + 1)
+    && !document.querySelector('[data-below-floor]');
+  const set = async (vh) => {
+    size = vh;
+    if (vh === null) page.style.removeProperty('--door-qr');
+    else page.style.setProperty('--door-qr', vh + 'vh');
+    await frame();
+    await frame();
+    return mine === growing;
+  };
+  if (!await set(size === null ? LEAST : size)) return;
+  if (fits()) {
+    while (size < MOST) {
+      const was = size;
+      if (!await set(size + 2)) return;
+      if (!fits()) { await set(was); return; }
+    }
+  } else {
+    while (size !== null && !fits()) {
+      if (!await set(size - 2 >= LEAST ? size - 2 : null)) return;
+    }
   }
-  page.style.removeProperty('--door-qr');
 }
 
 window.addEventListener('hall-message', (event) => {
@@ -40,7 +64,11 @@ window.addEventListener('hall-message', (event) => {
   document.body.classList.toggle('door-open', open);
   // After the hall's own screen has drawn this message.
   if (open) requestAnimationFrame(grow);
-  else document.documentElement.style.removeProperty('--door-qr');
+  else {
+    growing += 1;
+    size = null;
+    document.documentElement.style.removeProperty('--door-qr');
+  }
 });
 
 /* A single game's projector (no hall): its own code shows until the game's first action,

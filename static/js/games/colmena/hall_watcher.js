@@ -105,6 +105,8 @@ export function start() {
     const over = () => tiles.some((inner) => inner.scrollHeight > inner.clientHeight + 1);
     room.style.removeProperty('--fit');
     for (let fit = 0.9; over() && fit > 0.35; fit -= 0.1) room.style.setProperty('--fit', fit.toFixed(1));
+    // Names under the back row's size: the door's QR code grows only while none is (lib/door.js).
+    box.toggleAttribute('data-below-floor', room.style.getPropertyValue('--fit') !== '');
   }
 
   function paint(message) {

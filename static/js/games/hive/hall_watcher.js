@@ -15,7 +15,9 @@ const { t, num } = W;
  * large for its standings to stand beside the boards at the back row's size (sixteen at
  * 720 lines under the door) gets the band layout: the boards in one row on top, the
  * standings under them in two tables side by side, the other boards' lines beside those.
- * With no board picked the standings stay beside the lines, in smaller type if they must. */
+ * With no board picked the standings stand beside the lines, or (a class too large for
+ * that) over them in two tables, the lines in two columns under them; before the
+ * tournament's first result there are no standings: the lines take the screen. */
 function watcher(box, page, conn) {
   document.body.classList.add('hive-projector');
   box.classList.add('hive-screen', 'role-hall-watcher');
@@ -32,10 +34,15 @@ function watcher(box, page, conn) {
         <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
         <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
           — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section>`;
-    const rest = html`<div class="hive-hall hive-hall-rest">${standings(view, true, band ? 2 : 1)}</div>`;
+    // Nothing to rank before the tournament's first result (round 1 coming in): the
+    // pairings take the screen, not a table of noughts.
+    const ranked = view.round > 1 || view.pairings.some((p) => p.over);
+    const rest = ranked ? html`<div class="hive-hall hive-hall-rest">${standings(view, true, band ? 2 : 1)}</div>` : '';
+    // With no tile, the band is the standings over the lines (in two columns).
+    const layout = band ? (keys.length ? 'band' : 'stack') : 'side';
     draw(html`<div class="hive-hall hh-top">${roundLine(view)}</div>
-      <div class="hh-main" data-boards=${keys.length} data-layout=${band ? 'band' : 'side'}><div class="hive-hall hh-left">
-      <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>${band ? '' : list}</div>
+      <div class="hh-main" data-boards=${keys.length} data-layout=${layout}>${layout === 'stack' ? '' : html`<div class="hive-hall hh-left">
+      <div class="hive-minis" data-testid="hall-boards" ?hidden=${!keys.length}></div>${band ? '' : list}</div>`}
       ${band ? html`<div class="hive-hall hh-band">${rest}${list}</div>` : rest}</div>`, box);
     const area = box.querySelector('.hive-minis');
     for (const k of Object.keys(hosts)) if (keys.indexOf(k) < 0) { hosts[k].remove(); delete hosts[k]; }
@@ -71,6 +78,7 @@ function watcher(box, page, conn) {
   });
   const cramped = (main) => {
     const left = main.querySelector('.hh-left');
+    if (!left) return true;                      // the stack: the lines get what the standings spare
     return band ? left.clientHeight < innerHeight / 4 : left.clientWidth < main.clientWidth / 2;
   };
   const spills = (main) => over(document.scrollingElement) || over(main)
@@ -94,10 +102,14 @@ function watcher(box, page, conn) {
       const wide = () => over(rest) || over(page) || over(main);
       main.style.setProperty('--fit-list', '0.3');     // the standings first, the words the least
       shrink(main, '--fit', MOST, FLOOR, () => wide() || cramped(main));
-      // The band layout only for tiles: with none, the lines beside the standings keep the height.
-      if (layout || !wide() || !main.querySelector('.hive-mini')) {
+      if (layout || !wide()) {
         if (wide()) shrink(main, '--fit', FLOOR, 0.3, wide);     // smaller type rather than cut
-        shrink(main, '--fit-list', 1, 0.3, () => spills(main) || squeezed(main));
+        const list = shrink(main, '--fit-list', 1, 0.3, () => spills(main) || squeezed(main));
+        // Under the back row's size: the standings, or the lines when they are the screen
+        // (no tile). The door's QR code grows only while nothing is (lib/door.js).
+        const fit = parseFloat(main.style.getPropertyValue('--fit'));
+        box.toggleAttribute('data-below-floor', (!!rest && fit < FLOOR - 0.001)
+          || (!main.querySelector('.hive-mini') && list < FLOOR - 0.001));
         return;
       }
     }
