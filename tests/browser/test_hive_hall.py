@@ -217,6 +217,11 @@ def test_sixteen_players_in_round_2_with_four_boards_on_the_projector(hive_serve
         heights = projector.evaluate("""() => Array.from(document.querySelectorAll('.hive-mini-board'),
           (el) => el.getBoundingClientRect().height)""")
         assert len(heights) == 4 and min(heights) >= viewport["height"] / 14, (viewport, heights)
+        # The other boards' lines beside the standings: each board by its number, short
+        # enough to read (its players are in the standings and on the tiles).
+        lines = font(projector, ".hive-hall-list li")
+        assert lines >= 15, (viewport, lines)           # 12 px before the names went
+        expect(projector.get_by_test_id("hall-pairing-2.5").locator("[aria-hidden=true]")).to_have_text("Tablero 5")
         screens.shot(projector, f"sixteen-{viewport['width']}x{viewport['height']}", full_page=False)
 
 

@@ -30,9 +30,15 @@ function watcher(box, page, conn) {
     // Only this round's boards: a key kept from an earlier round is not drawn.
     const keys = view.shown.filter((k) => view.boards && view.boards[k] && view.pairings.some((p) => p.key === k));
     const others = view.pairings.filter((p) => keys.indexOf(p.key) < 0);
+    // The band's lines beside the standings name each board by its number alone: who
+    // plays there is on the standings, the tiles and the players' phones, and the room
+    // reads a short line from the back where a long one would be small type.
+    const short = band && keys.length > 0;
     const list = html`<section aria-labelledby="hh-pairings" data-testid="hall-pairings" class="hh-others" ?hidden=${!others.length && !view.bye}>
         <h2 id="hh-pairings">${keys.length ? t('hive.hall.pairings') + ' (' + num(others.length) + ')' : t('hive.hall.pairings')}</h2>
-        <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}><strong>${boardTitle(p)}</strong>
+        <ul class="hive-hall-list">${others.map((p) => html`<li data-testid=${'hall-pairing-' + p.key}>${short
+          ? html`<strong><span aria-hidden="true">${t('hive.hall.col.board') + ' ' + num(p.place)}</span><span class="sr-only">${boardTitle(p)}</span></strong>`
+          : html`<strong>${boardTitle(p)}</strong>`}
           — <span data-testid=${'hall-state-' + p.key}>${boardState(p)}</span></li>`)}</ul>${byeLine(view)}</section>`;
     // Nothing to rank before the tournament's first result (round 1 coming in): the
     // pairings take the screen, not a table of noughts.
@@ -67,7 +73,8 @@ function watcher(box, page, conn) {
    * screen's share needs: the standings (--fit: 4vh times it, from half as large again
    * down to FLOOR, 28 px at 720 lines; under it the band layout is tried), then the
    * tiles' words and the other boards' lines (--fit-list, set on .hh-main) until each
-   * board keeps a third of its tile and nothing is cut; hiveprojector.css never goes
+   * board keeps a third of its tile and nothing is cut, then the lines alone grown back
+   * as far as their room allows (--fit-lines); hiveprojector.css never goes
    * under 12 px. The standings grow only while the boards keep half the width (beside
    * them) or a quarter of the height (over them). */
   const FLOOR = 0.98, MOST = 1.5;
@@ -104,7 +111,11 @@ function watcher(box, page, conn) {
       shrink(main, '--fit', MOST, FLOOR, () => wide() || cramped(main));
       if (layout || !wide()) {
         if (wide()) shrink(main, '--fit', FLOOR, 0.3, wide);     // smaller type rather than cut
+        main.style.removeProperty('--fit-lines');
         const list = shrink(main, '--fit-list', 1, 0.3, () => spills(main) || squeezed(main));
+        // The other boards' lines as large again as their own room allows (--fit-lines):
+        // a tile's long result need not make them small.
+        if (list < 1) shrink(main, '--fit-lines', 1, list, () => spills(main) || squeezed(main));
         // Under the back row's size: the standings, or the lines when they are the screen
         // (no tile). The door's QR code grows only while nothing is (lib/door.js).
         const fit = parseFloat(main.style.getPropertyValue('--fit'));
