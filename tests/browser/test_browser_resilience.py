@@ -61,6 +61,20 @@ def kant_written_by_team_2(room):
     return t2, gm
 
 
+def kant_sent_through(room, route, arm):
+    """A new game at deliberation whose team 2's tablet talks through the WebSocket
+    ``route``; ``arm()`` runs just before the tablet sends «Kant», which the console then
+    shows; (tablet, console)."""
+    room.open_console(room.create_via_http(SETTINGS))
+    room.join(2, prepare=lambda page: page.route_web_socket(re.compile(r"/socket\.io/"), route))
+    t2, gm = room.teams[2], room.gm
+    to_deliberation(room)
+    arm()
+    write_and_send(t2, "Kant")
+    expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+    return t2, gm
+
+
 def test_server_killed_mid_deliberation_draft_kept_and_sent_on_return(make_room, tmp_path):
     srv = Server(tmp_path).start()
     try:
@@ -88,6 +102,73 @@ def test_server_killed_mid_deliberation_draft_kept_and_sent_on_return(make_room,
         assert writes == ["Kant", draft]
     finally:
         srv.stop()
+
+
+def test_a_draft_typed_after_a_send_whose_answer_died_with_the_server_is_sent_on_return(
+        make_room, tmp_path):
+    """The server applies the tablet's «Kant», then dies before the tablet hears of it (no
+    ack, no state): the words typed while it is down are this tab's own going on from its
+    own send, not a clash with another device. On return they are sent, and count."""
+    quiet = {"after_kant": False, "dropped": 0}
+
+    def route(ws):
+        upstream = ws.connect_to_server()
+        heard = {"kant": False}              # this connection's own: a new one hears again
+
+        def from_server(message):
+            if heard["kant"] and quiet["after_kant"]:
+                quiet["dropped"] += 1
+                return
+            ws.send(message)
+
+        def from_page(message):
+            if isinstance(message, str) and '"write"' in message and '"Kant"' in message:
+                heard["kant"] = True
+            upstream.send(message)
+        upstream.on_message(from_server)
+        ws.on_message(from_page)
+
+    srv = Server(tmp_path).start()
+    try:
+        room = make_room(srv)
+        t2, gm = kant_sent_through(room, route, lambda: quiet.update(after_kant=True))
+        wait_until(t2, lambda: quiet["dropped"] >= 1, quiet)
+
+        srv.kill()
+        quiet["after_kant"] = False
+        expect(t2.get_by_test_id("offline")).to_be_visible()
+        draft = "Immanuel Kant, escrito sin conexión"
+        t2.get_by_test_id("write-text").fill(draft)
+        srv.start()
+        expect(t2.get_by_test_id("offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+        expect(gm.get_by_test_id("written-live")).to_have_text(draft)
+        expect(t2.get_by_test_id("write-status")).to_contain_text(f"«{draft}»")
+        expect(t2.get_by_test_id("write-conflict")).to_have_count(0)
+        room.shot(t2, "server-back-own-send-unheard-draft-sent")
+        writes = [a["text"] for a in room.record()["actions"] if a["do"] == "write"]
+        assert writes == ["Kant", draft]
+    finally:
+        srv.stop()
+
+
+def test_a_send_made_offline_goes_out_before_the_words_typed_after_it(room):
+    """Offline, the tablet sends «Kant» (queued) and goes on typing: back online, «Kant»
+    goes out first and the words typed after it last, so they are what counts."""
+    room.open_console(room.create_via_http(SETTINGS))
+    room.join(2)
+    t2, gm = room.teams[2], room.gm
+    to_deliberation(room)
+    t2.context.set_offline(True)
+    expect(t2.get_by_test_id("offline")).to_be_visible()
+    write_and_send(t2, "Kant")
+    t2.get_by_test_id("write-text").fill("Immanuel Kant")
+    expect(t2.get_by_test_id("write-status")).to_have_text("Borrador sin enviar")
+    t2.context.set_offline(False)
+    expect(t2.get_by_test_id("offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+    expect(gm.get_by_test_id("written-live")).to_have_text("Immanuel Kant")
+    expect(t2.get_by_test_id("write-status")).to_contain_text("«Immanuel Kant»")
+    writes = [a["text"] for a in room.record()["actions"] if a["do"] == "write"]
+    assert writes == ["Kant", "Immanuel Kant"]
 
 
 def test_device_offline_sends_its_draft_back_online_unless_time_is_up(room):
@@ -201,13 +282,7 @@ def test_a_late_acknowledgement_does_not_undo_a_newer_draft(room):
         upstream.on_message(from_server)
         ws.on_message(from_page)
 
-    room.open_console(room.create_via_http(SETTINGS))
-    room.join(2, prepare=lambda page: page.route_web_socket(re.compile(r"/socket\.io/"), route))
-    t2, gm = room.teams[2], room.gm
-    to_deliberation(room)
-    lost["armed"] = True
-    write_and_send(t2, "Kant")
-    expect(gm.get_by_test_id("written-live")).to_have_text("Kant")
+    t2, gm = kant_sent_through(room, route, lambda: lost.update(armed=True))
     wait_until(t2, lambda: lost["dropped"] == 1, lost)
     t2.get_by_test_id("write-text").fill("Immanuel Kant")
     expect(t2.get_by_test_id("write-status")).to_have_text("Borrador sin enviar")

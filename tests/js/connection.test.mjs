@@ -46,6 +46,16 @@ test('an action sent while offline is sent once on reconnect, and its ack resolv
   assert.equal(answered, 1);
 });
 
+test('coming back, what was asked offline goes out before what the page sends as it comes back', () => {
+  const { socket, conn } = setUp();
+  conn.act({ do: 'write', text: 'Kant' }, 'id-old');    // sent offline: queued
+  // The team's tablet sends the draft typed offline as soon as it is online again.
+  conn.onOnline((up) => { if (up) conn.act({ do: 'write', text: 'Immanuel Kant' }, 'id-new'); });
+  socket.up();
+  assert.deepEqual(acts(socket).map((m) => m.payload.id), ['id-old', 'id-new'],
+    'the newer text is the last the server applies');
+});
+
 test('no answer: the same id is sent again (after a reconnection if offline), one ack applied once', async () => {
   const { socket, conn } = setUp();
   socket.up();

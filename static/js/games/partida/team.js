@@ -71,11 +71,14 @@ export function start() {
     const d = tabStore.get(DRAFT);
     return d && d.turn === V.turn.number ? d : null;
   }
-  /** This tab's draft; `base` is the team's sent text when the draft began. */
-  function saveDraft(text, sent) {
+  /** This tab's draft; `base` is the team's sent text when the draft began, `mine` the
+   *  last text this tab sent in the turn (`mine`: the text it sends now): a team's text
+   *  that is this tab's own is not another device's, even when its ack was lost. */
+  function saveDraft(text, sent, mine) {
     const d = draft();
     tabStore.set(DRAFT, { turn: V.turn.number, text: text, sent: sent,
-      base: d && !d.sent ? d.base : (V.turn.written == null ? null : V.turn.written) });
+      base: d && !d.sent ? d.base : (V.turn.written == null ? null : V.turn.written),
+      mine: mine !== undefined ? mine : (d ? d.mine : undefined) });
   }
   /** Another tab or device of the team holds the pen: its last draft of this turn. */
   function penElsewhere() {
@@ -121,7 +124,7 @@ export function start() {
   }
   function sendWrite(text) {
     const turn = V.turn.number;
-    saveDraft(text, false);
+    saveDraft(text, false, text);
     ui.pen = null;                     // sending takes the pen
     shareDraft(text, true);
     ui.writing = text;                 // queued while offline: not sent a second time
@@ -473,11 +476,13 @@ export function start() {
     if (d && !d.sent && d.text === V.turn.written) saveDraft(d.text, true);
     if (resend && conn.online && legal(S, 'write')) {
       // Back online (or reloaded) with a draft this tab typed: sent while the writing is
-      // open, unless another device of the team sent meanwhile (then kept, and said).
+      // open, unless another device of the team sent meanwhile (then kept, and said). The
+      // team's text may be this tab's own last send, its ack lost with the connection.
       const u = unsent();
       const current = V.turn.written == null ? null : V.turn.written;
-      if (u && !penElsewhere() && (u.base === undefined || u.base === current)) sendWrite(u.text);
-      else if (u && u.base !== current) ui.conflict = u.text;
+      const untouched = u && (u.base === undefined || u.base === current || (u.mine !== undefined && u.mine === current));
+      if (u && !penElsewhere() && untouched) sendWrite(u.text);
+      else if (u && !untouched) ui.conflict = u.text;
     }
     if (conn.online) resend = false;    // a redraw while offline leaves it for the return
 
