@@ -73,8 +73,7 @@ export function connection(opts) {
     // browser tests and a look from the developer tools alike.
     if (typeof window !== 'undefined' && !window.Live) window.Live = C;
     socket.on('connect', () => {
-      // What was asked while offline goes out first, in the order it was asked: what the
-      // page sends on coming back (a draft typed offline) must not be overtaken by it.
+      // Queued sends first, in order: what the page sends on return comes after them.
       for (const item of queue.splice(0)) deliver(item);
       setOnline(true);
       if (C.state) socket.emit('sync', { seq: C.seq });   // the server also sends `state` itself

@@ -72,13 +72,12 @@ export function start() {
     return d && d.turn === V.turn.number ? d : null;
   }
   /** This tab's draft; `base` is the team's sent text when the draft began, `mine` the
-   *  last text this tab sent in the turn (`mine`: the text it sends now): a team's text
-   *  that is this tab's own is not another device's, even when its ack was lost. */
+   *  tab's last send (its own even if unacknowledged). */
   function saveDraft(text, sent, mine) {
     const d = draft();
     tabStore.set(DRAFT, { turn: V.turn.number, text: text, sent: sent,
       base: d && !d.sent ? d.base : (V.turn.written == null ? null : V.turn.written),
-      mine: mine !== undefined ? mine : (d ? d.mine : undefined) });
+      mine: mine === undefined && d ? d.mine : mine });
   }
   /** Another tab or device of the team holds the pen: its last draft of this turn. */
   function penElsewhere() {
@@ -476,11 +475,10 @@ export function start() {
     if (d && !d.sent && d.text === V.turn.written) saveDraft(d.text, true);
     if (resend && conn.online && legal(S, 'write')) {
       // Back online (or reloaded) with a draft this tab typed: sent while the writing is
-      // open, unless another device of the team sent meanwhile (then kept, and said). The
-      // team's text may be this tab's own last send, its ack lost with the connection.
+      // open, unless another device of the team sent meanwhile (then kept, and said).
       const u = unsent();
       const current = V.turn.written == null ? null : V.turn.written;
-      const untouched = u && (u.base === undefined || u.base === current || (u.mine !== undefined && u.mine === current));
+      const untouched = u && (u.base === undefined || u.base === current || u.mine === current);
       if (u && !penElsewhere() && untouched) sendWrite(u.text);
       else if (u && !untouched) ui.conflict = u.text;
     }
