@@ -90,6 +90,8 @@ def test_an_english_console_takes_the_point_and_refuses_the_comma(room):
     expect(gm.get_by_test_id("adjust-preview")).to_contain_text("(+0.5)")
     gm.get_by_test_id("adjust-send").click()
     expect(points).to_have_value("")
+    # The field clears as the correction goes; the score is the server's answer.
+    expect(gm.get_by_test_id("score-team-1")).to_have_text("0.5")
     assert adjustments(room) == [(1, 0.5, "ambiguous")]
 
 

@@ -422,7 +422,8 @@ export function start() {
         const name = f ? f.value.trim() : '';
         if (!name) return;
         send({ do: kind, team: n, name: name }, t('people.' + kind) + ' · ' + teamText(n) + ': ' + name).then((ack) => {
-          if (!ack || !ack.ok) return;
+          // A late ack keeps a name picked or typed since.
+          if (!ack || !ack.ok || (drafts[id] && drafts[id].trim() !== name)) return;
           if (names) { drafts[id] = ''; bump(); } else clearField(id);
         });
       };
