@@ -61,6 +61,13 @@ def kant_written_by_team_2(room):
     return t2, gm
 
 
+def kant_write_id(message) -> str | None:
+    """The Socket.IO packet id of the page's ``write`` of «Kant», or None for any other
+    message (the drafts the page shares as it types hold «Kant» too)."""
+    sent = re.match(r'42(\d+)\["act",', message) if isinstance(message, str) else None
+    return sent.group(1) if sent and '"do":"write"' in message and '"text":"Kant"' in message else None
+
+
 def kant_sent_through(room, route, arm):
     """A new game at deliberation whose team 2's tablet talks through the WebSocket
     ``route``; ``arm()`` runs just before the tablet sends «Kant», which the console then
@@ -122,7 +129,7 @@ def test_a_draft_typed_after_a_send_whose_answer_died_with_the_server_is_sent_on
             ws.send(message)
 
         def from_page(message):
-            if isinstance(message, str) and '"write"' in message and '"Kant"' in message:
+            if kant_write_id(message):
                 heard["kant"] = True
             upstream.send(message)
         upstream.on_message(from_server)
@@ -278,10 +285,10 @@ def test_a_late_acknowledgement_does_not_undo_a_newer_draft(room):
             ws.send(message)
 
         def from_page(message):
-            sent = re.match(r'42(\d+)\["act",', message) if isinstance(message, str) else None
-            if sent and '"do":"write"' in message and '"text":"Kant"' in message:
+            sent = kant_write_id(message)
+            if sent:
                 lost["sent_kant"] += 1
-                lost["ids"].add(sent.group(1))
+                lost["ids"].add(sent)
             upstream.send(message)
         upstream.on_message(from_server)
         ws.on_message(from_page)
