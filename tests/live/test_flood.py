@@ -14,7 +14,7 @@ import pytest
 
 from facilitator.games.partida import parse_settings
 from facilitator.games.partida.errors import Refusal
-from facilitator.live.flood import LIMITS
+from facilitator.live.flood import FIRST_MESSAGES, LIMITS, MESSAGE_STRIKES
 from table import Table
 from test_protocol import refused
 
@@ -54,6 +54,12 @@ def flood_result(process: subprocess.Popen, timeout: float = 60) -> dict:
     assert process.returncode == 0 and lines, err[-2000:]
     return json.loads(lines[-1])
 
+
+#: Events a flooder must have sent for its run to count as a flood: several times what
+#: the server reads of a new connection before it cuts it. How many more it sends before
+#: it sees the cut depends on how much processor the lowest-priority flooder gets on a
+#: busy machine, so no larger figure is asked.
+FLOODED = 3 * (FIRST_MESSAGES + MESSAGE_STRIKES)
 
 #: Packets a flooder lets its client queue ahead of its socket.
 QUEUED = 5000
@@ -144,9 +150,9 @@ def test_a_team_flooding_actions_is_refused_and_does_not_slow_the_others(table: 
         time.sleep(0.15)
     result = flood_result(flooder)
     print("FLOOD act", result, "sync p95", percentile(latencies, 0.95))
-    # It did flood: hundreds of events in its first connection (its first burst is
-    # weighed and cut within a few dozen messages read, then its bar keeps it out).
-    assert result["sent"] >= 300, result
+    # It did flood (its first burst is weighed and cut within a few dozen messages read,
+    # then its bar keeps it out).
+    assert result["sent"] >= FLOODED, result
     # Refused at once ("rate") or dropped unread, and a connection that goes on is cut
     # off (flood.STRIKES, flood.MESSAGE_STRIKES). How many `rate` answers reach the
     # flooder before the cut depends on how the two processes are scheduled (answers
@@ -220,8 +226,8 @@ def test_a_projector_flooding_sync_does_not_delay_another_game(server, table: Ta
         print("FLOOD sync", result, "GM ack p95", percentile(acks, 0.95), "max", max(acks))
         # Cut off (whether `rate` answers reach it before the cut depends on how the
         # processes are scheduled, as for the act flood above), and mostly unanswered.
-        # Hundreds of events sent: it flooded (its first burst is weighed and cut early).
-        assert result["sent"] >= 300 and result["closed"] >= 1, result
+        # It flooded (its first burst is weighed and cut early).
+        assert result["sent"] >= FLOODED and result["closed"] >= 1, result
         assert result["ok"] + result["rate"] < result["sent"] // 2, result
         assert len(acks) >= 5 and percentile(acks, 0.95) < 0.5 and max(acks) < 1.5, \
             sorted(acks)[-5:]
